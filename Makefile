@@ -1,0 +1,112 @@
+# vmaf_hip: build FFmpeg with the vmaf_hip filter, test it, benchmark it.
+#
+#   make                 fetch FFmpeg, overlay the project, build build/ffmpeg
+#   make check           every test; the last line reads "N passed, N failed"
+#   make demo            score a built-in test pattern against a blurred copy
+#   make bench           frames per second at 576x324, 1080p and 4K
+#
+# Overrides: FFMPEG_VERSION=9.0.2|8.1.2, FFMPEG_TARBALL=<file.tar.xz>,
+# FFMPEG_SRC=<tree> (never modified: it is copied), FFMPEG_CONFIGURE_EXTRA=...,
+# JOBS=<n>.
+
+FFMPEG_VERSION ?= 9.0.2
+FFMPEG_TARBALL ?=
+FFMPEG_SRC     ?=
+FFMPEG_CONFIGURE_EXTRA ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+TOP     := $(CURDIR)
+BUILD   := $(TOP)/build
+CACHE   := $(TOP)/.cache
+SRCTREE := $(BUILD)/src
+OBJDIR  := $(BUILD)/obj
+export TMPDIR := $(BUILD)/tmp
+
+# What the filter, the demo and the tests need; everything else stays off
+# so a fresh build takes minutes.
+CONFIGURE_FLAGS = \
+    --disable-everything --disable-doc --disable-autodetect --disable-network \
+    --disable-debug --enable-indev=lavfi \
+    --enable-protocol=file,pipe \
+    --enable-demuxer=rawvideo,yuv4mpegpipe,image2 \
+    --enable-decoder=rawvideo,wrapped_avframe \
+    --enable-encoder=rawvideo,wrapped_avframe,pcm_s16le \
+    --enable-muxer=null,rawvideo,framecrc,framemd5,md5,crc,yuv4mpegpipe \
+    --enable-filter=vmaf_hip,avgblur,noise,testsrc,testsrc2,color,nullsrc,format,scale,metadata,null,split,trim,setpts,showinfo,psnr,ssim,vmafmotion,crop \
+    $(if $(shell command -v nasm 2>/dev/null),,--disable-x86asm) \
+    $(FFMPEG_CONFIGURE_EXTRA)
+
+all: $(BUILD)/ffmpeg $(BUILD)/ffprobe
+
+# ---- FFmpeg source: tarball from Debian's archive, a given tarball or tree ----
+
+ifneq ($(FFMPEG_SRC),)
+SOURCE_ID := tree:$(abspath $(FFMPEG_SRC))
+else ifneq ($(FFMPEG_TARBALL),)
+SOURCE_ID := tarball:$(abspath $(FFMPEG_TARBALL))
+else
+SOURCE_ID := debian:$(FFMPEG_VERSION)
+endif
+
+# Rebuild the tree from scratch when the source, configure.patch or the
+# overlay script change.
+$(BUILD)/source-id: FORCE
+	@mkdir -p $(BUILD) $(TMPDIR)
+	@echo '$(SOURCE_ID)' | cmp -s - $@ || echo '$(SOURCE_ID)' > $@
+
+$(SRCTREE)/.patched: $(BUILD)/source-id configure.patch tools/overlay.sh
+	rm -rf $(SRCTREE) $(OBJDIR)
+ifneq ($(FFMPEG_SRC),)
+	@test -f $(FFMPEG_SRC)/configure || { echo "FFMPEG_SRC=$(FFMPEG_SRC) is not an FFmpeg tree" >&2; exit 1; }
+	mkdir -p $(SRCTREE)
+	cd $(FFMPEG_SRC) && tar cf - --exclude=.git . | (cd $(SRCTREE) && tar xf -)
+else ifneq ($(FFMPEG_TARBALL),)
+	mkdir -p $(SRCTREE)
+	tar xf $(FFMPEG_TARBALL) -C $(SRCTREE) --strip-components=1
+else
+	sh tools/fetch-ffmpeg.sh $(FFMPEG_VERSION) $(CACHE)
+	mkdir -p $(SRCTREE)
+	tar xf $(CACHE)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz -C $(SRCTREE) --strip-components=1
+endif
+	sh tools/overlay.sh patch $(SRCTREE)
+	touch $@
+
+# Reconfigure when the configure flags change.
+$(BUILD)/configure-flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CONFIGURE_FLAGS)' | cmp -s - $@ || echo '$(CONFIGURE_FLAGS)' > $@
+
+$(OBJDIR)/config.mak: $(SRCTREE)/.patched $(BUILD)/configure-flags
+	mkdir -p $(OBJDIR)
+	cd $(OBJDIR) && $(SRCTREE)/configure $(CONFIGURE_FLAGS) > configure.log 2>&1 || \
+	    { tail -30 $(OBJDIR)/configure.log; exit 1; }
+
+$(BUILD)/ffmpeg $(BUILD)/ffprobe: build-ffmpeg
+	@:
+
+# The overlay runs on every build; it only touches files that changed.
+build-ffmpeg: $(OBJDIR)/config.mak
+	@sh tools/overlay.sh sync $(SRCTREE)
+	$(MAKE) -C $(OBJDIR) -j$(JOBS) ffmpeg ffprobe
+	@ln -sf obj/ffmpeg $(BUILD)/ffmpeg
+	@ln -sf obj/ffprobe $(BUILD)/ffprobe
+
+# ---- tests, demo, benchmark ----
+
+check: all
+	@sh tests/run.sh
+
+demo: all
+	$(BUILD)/ffmpeg -hide_banner -nostats -f lavfi -i testsrc2=size=1280x720:rate=25:duration=2 \
+	    -f lavfi -i testsrc2=size=1280x720:rate=25:duration=2 \
+	    -lavfi "[0:v]avgblur=2,noise=alls=6:allf=t[dis];[dis][1:v]vmaf_hip,metadata=mode=print:key=lavfi.vmaf.score" \
+	    -f null -
+
+bench: all
+	@sh tools/bench.sh
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all build-ffmpeg check demo bench clean FORCE
+FORCE:

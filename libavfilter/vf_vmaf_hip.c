@@ -1,0 +1,496 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * Calculate VMAF (Netflix's Video Multi-method Assessment Fusion) between a
+ * distorted input (main) and a reference input, with the engine in vmaf/,
+ * bit-exact with libvmaf. Scores are attached to the main frames as
+ * lavfi.vmaf.* metadata, written to a libvmaf-format log and summarised at
+ * the end.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/cpu.h"
+#include "libavutil/dict.h"
+#include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/time.h"
+
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "video.h"
+
+#include "vmaf/engine.h"
+#include "vmaf/feature.h"
+#include "vmaf/output.h"
+
+enum VMAFBackend {
+    BACKEND_AUTO,
+    BACKEND_HIP,
+    BACKEND_CPU,
+};
+
+/** A main frame waiting for its scores (integer motion2 needs the next frame). */
+typedef struct PendingFrame {
+    AVFrame *frame;
+    int64_t index;      ///< engine frame index, or -1 for a frame passed unscored
+} PendingFrame;
+
+typedef struct VMAFHIPContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    char *log_path;
+    char *log_fmt;
+    char *pool;
+    char *model_cfg;
+    char *feature_cfg;
+    int n_threads;
+    int n_subsample;
+    int backend;
+    int device;
+
+    FFVmafEngine *engine;
+    FILE *log_file;
+    enum FFVmafLogFormat log_format;
+    enum FFVmafPoolMethod pool_method;
+    FFVmafGeometry geo;
+    AVFifo *pending;
+    int flushed;
+    int64_t start_time, end_time;
+} VMAFHIPContext;
+
+#define OFFSET(x) offsetof(VMAFHIPContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption vmaf_hip_options[] = {
+    { "model",       "models to use, '|'-separated: version=NAME or path=FILE, with name=, disable_clip, enable_transform",
+        OFFSET(model_cfg),   AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "feature",     "extra features, '|'-separated: name=FEATURE:option=value...",
+        OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_path",    "file to write the per-frame and pooled scores to",
+        OFFSET(log_path),    AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt",     "log format: xml, json, csv or sub",
+        OFFSET(log_fmt),     AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
+    { "pool",        "pooling of the printed score: min, mean or harmonic_mean",
+        OFFSET(pool),        AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "n_threads",   "CPU threads (0: one per core)",
+        OFFSET(n_threads),   AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1024, FLAGS },
+    { "n_subsample", "score one frame in every n_subsample",
+        OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
+    { "backend",     "where to compute: auto (GPU when one answers), hip or cpu",
+        OFFSET(backend),     AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CPU, FLAGS, .unit = "backend" },
+        { "auto", "a GPU when one answers, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "hip",  "the GPU; an error when none answers",  0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_HIP  }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+    { "device",      "GPU device index",
+        OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(vmaf_hip, VMAFHIPContext, fs);
+
+static const enum AVPixelFormat pix_fmts[] = {
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE,
+    AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV444P12LE,
+    AV_PIX_FMT_YUV420P16LE, AV_PIX_FMT_YUV422P16LE, AV_PIX_FMT_YUV444P16LE,
+    AV_PIX_FMT_NONE
+};
+
+static void set_meta(AVDictionary **metadata, const char *key, double value)
+{
+    char name[256], num[64];
+    snprintf(name, sizeof(name), "lavfi.vmaf.%s", key);
+    ff_vmaf_format_value(num, sizeof(num), value);
+    av_dict_set(metadata, name, num, 0);
+}
+
+static void attach_scores(VMAFHIPContext *s, AVFrame *frame, unsigned index)
+{
+    const FFVmafFeatureCollector *fc = ff_vmaf_engine_results(s->engine);
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    const char *first_model = ff_vmaf_engine_model_key(s->engine, 0);
+
+    for (int k = 0; k < nb_keys; k++) {
+        const char *key = ff_vmaf_collector_key(fc, k);
+        double v;
+        if (ff_vmaf_collector_read_at(fc, k, index, &v) < 0)
+            continue;
+        set_meta(&frame->metadata, ff_vmaf_feature_alias(key), v);
+        if (first_model && !strcmp(key, first_model))
+            set_meta(&frame->metadata, "score", v);
+    }
+}
+
+/* Send the pending frames whose values are final, in order. */
+static int emit_ready(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    unsigned done = ff_vmaf_engine_nb_done(s->engine);
+    PendingFrame p;
+    int ret;
+
+    while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+        if (p.index >= 0 && (uint64_t)p.index >= done)
+            break;
+        av_fifo_drain2(s->pending, 1);
+        if (p.index >= 0 && ff_vmaf_engine_is_scored(s->engine, p.index))
+            attach_scores(s, p.frame, p.index);
+        if ((ret = ff_filter_frame(ctx->outputs[0], p.frame)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int flush_engine(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret;
+
+    if (s->flushed)
+        return 0;
+    s->flushed  = 1;
+    s->end_time = av_gettime_relative();
+    if ((ret = ff_vmaf_engine_flush(s->engine)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Failed to complete the last frames' scores.\n");
+        return ret;
+    }
+    return 0;
+}
+
+static void picture_from_frame(FFVmafPicture *pic, const AVFrame *frame,
+                               const FFVmafGeometry *geo)
+{
+    ff_vmaf_picture_set_geometry(pic, geo);
+    for (int p = 0; p < 3; p++) {
+        pic->data[p]     = frame->data[p];
+        pic->linesize[p] = frame->linesize[p];
+    }
+}
+
+static int do_vmaf(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    VMAFHIPContext *s = ctx->priv;
+    AVFrame *dist, *ref;
+    FFVmafPicture pic_ref, pic_dist;
+    PendingFrame p;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
+    if (ret < 0)
+        return ret;
+
+    if (!ref || s->flushed) {
+        /* The reference has ended (eof_action=pass): finish the scored
+         * frames and pass the rest through unscored. */
+        if ((ret = flush_engine(ctx)) < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+        p.frame = dist;
+        p.index = -1;
+    } else {
+        if (dist->color_range != ref->color_range)
+            av_log(ctx, AV_LOG_WARNING,
+                   "The distorted and reference frames use different color ranges (%s, %s).\n",
+                   av_color_range_name(dist->color_range),
+                   av_color_range_name(ref->color_range));
+        if (!s->start_time)
+            s->start_time = av_gettime_relative();
+        picture_from_frame(&pic_ref, ref, &s->geo);
+        picture_from_frame(&pic_dist, dist, &s->geo);
+        p.frame = dist;
+        p.index = ff_vmaf_engine_nb_pushed(s->engine);
+        if ((ret = ff_vmaf_engine_push(s->engine, &pic_ref, &pic_dist)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Failed to score frame %"PRId64".\n", p.index);
+            av_frame_free(&dist);
+            return ret;
+        }
+    }
+    if ((ret = av_fifo_write(s->pending, &p, 1)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    return emit_ready(ctx);
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret;
+
+    s->fs.on_event = do_vmaf;
+
+    if ((ret = ff_vmaf_log_format_from_name(s->log_fmt)) < 0) {
+        av_log(ctx, AV_LOG_ERROR,
+               "Invalid log_fmt '%s': accepted values are xml, json, csv and sub.\n",
+               s->log_fmt);
+        return AVERROR(EINVAL);
+    }
+    s->log_format = ret;
+
+    s->pool_method = FF_VMAF_POOL_MEAN;
+    if (s->pool) {
+        if ((ret = ff_vmaf_pool_method_from_name(s->pool)) < 0 ||
+            ret == FF_VMAF_POOL_MAX) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "Invalid pool '%s': accepted values are min, mean and harmonic_mean.\n",
+                   s->pool);
+            return AVERROR(EINVAL);
+        }
+        s->pool_method = ret;
+    }
+
+    if (s->backend == BACKEND_HIP) {
+        av_log(ctx, AV_LOG_ERROR,
+               "backend=hip: this build has no GPU runtime; use backend=auto or backend=cpu.\n");
+        return AVERROR(ENOSYS);
+    }
+
+    if ((ret = ff_vmaf_engine_alloc(&s->engine, ctx)) < 0)
+        return ret;
+    /* Models first, then extra features, as libvmaf registers them: this
+     * is the order of the keys in the logs. */
+    if ((ret = ff_vmaf_engine_parse_models(s->engine, s->model_cfg)) < 0)
+        return ret;
+    if ((ret = ff_vmaf_engine_parse_features(s->engine, s->feature_cfg)) < 0)
+        return ret;
+
+    /* Open the log now so a bad path fails before any frame is scored. */
+    if (s->log_path) {
+        s->log_file = avpriv_fopen_utf8(s->log_path, "w");
+        if (!s->log_file) {
+            ret = AVERROR(errno);
+            av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+                   s->log_path, av_err2str(ret));
+            return ret;
+        }
+    }
+
+    s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->pending)
+        return AVERROR(ENOMEM);
+    return 0;
+}
+
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *main_fmts = ff_make_pixel_format_list(pix_fmts);
+    AVFilterFormats *ref_fmts  = ff_make_pixel_format_list(pix_fmts);
+    int ret;
+
+    /* The main input and the output share one list (frames pass through);
+     * the reference negotiates on its own so that a format mismatch is
+     * reported instead of silently converted. */
+    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(ref_fmts,  &cfg_in[1]->formats)) < 0)
+        return ret;
+    return 0;
+}
+
+static void describe_link(char *buf, size_t size, const AVFilterLink *l)
+{
+    snprintf(buf, size, "%dx%d %s", l->w, l->h,
+             av_get_pix_fmt_name(l->format) ? av_get_pix_fmt_name(l->format) : "none");
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    const AVFilterLink *main_link = ctx->inputs[0], *ref_link = ctx->inputs[1];
+
+    if (main_link->w != ref_link->w || main_link->h != ref_link->h ||
+        main_link->format != ref_link->format) {
+        char d[128], r[128];
+        describe_link(d, sizeof(d), main_link);
+        describe_link(r, sizeof(r), ref_link);
+        av_log(ctx, AV_LOG_ERROR,
+               "The inputs differ: main (distorted) is %s, reference is %s. "
+               "Both must have the same size and pixel format; scale or convert one "
+               "input first (e.g. scale=%dx%d:flags=bicubic,format=%s).\n",
+               d, r, ref_link->w, ref_link->h,
+               av_get_pix_fmt_name(ref_link->format) ? av_get_pix_fmt_name(ref_link->format) : "yuv420p");
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    VMAFHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(mainlink->format);
+    char d[128], r[128];
+    int n_threads, ret;
+
+    if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate = il->frame_rate;
+    if ((ret = ff_framesync_configure(&s->fs)) < 0)
+        return ret;
+
+    s->geo.width  = mainlink->w;
+    s->geo.height = mainlink->h;
+    s->geo.bpc    = desc->comp[0].depth;
+    s->geo.ss_x   = desc->log2_chroma_w;
+    s->geo.ss_y   = desc->log2_chroma_h;
+
+    n_threads = s->n_threads ? s->n_threads : av_cpu_count();
+    if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
+                                        s->n_subsample)) < 0)
+        return ret;
+
+    describe_link(d, sizeof(d), ctx->inputs[0]);
+    describe_link(r, sizeof(r), ctx->inputs[1]);
+    av_log(ctx, AV_LOG_INFO, "main (input 0) = distorted: %s; reference (input 1) = reference: %s.\n",
+           d, r);
+    av_log(ctx, AV_LOG_INFO, "Backend: cpu (%s), %d thread%s.\n",
+           s->backend == BACKEND_CPU ? "requested" : "no GPU runtime in this build",
+           ff_vmaf_engine_nb_threads(s->engine),
+           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
+    return 0;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret = ff_framesync_activate(&s->fs);
+    if (ret < 0)
+        return ret;
+    /* framesync has ended the output; the frames still waiting for their
+     * successor get their final scores and leave before the EOF is seen
+     * downstream (queued frames are consumed before a link's status). */
+    if (s->fs.eof && s->engine && !s->flushed) {
+        if ((ret = flush_engine(ctx)) < 0)
+            return ret;
+        return emit_ready(ctx);
+    }
+    return 0;
+}
+
+static void print_summary(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    const FFVmafFeatureCollector *fc = ff_vmaf_engine_results(s->engine);
+    unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
+    unsigned scored = (pushed + s->n_subsample - 1) / s->n_subsample;
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    char line[4096] = "";
+    double v;
+
+    for (int i = 0; i < ff_vmaf_engine_nb_models(s->engine); i++) {
+        const char *key = ff_vmaf_engine_model_key(s->engine, i);
+        if (ff_vmaf_engine_pool(s->engine, key, s->pool_method, &v) >= 0)
+            /* The exact line libvmaf's filter prints: scripts scrape it. */
+            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", v);
+    }
+    for (int k = 0; k < nb_keys; k++) {
+        const char *key = ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k));
+        if (ff_vmaf_engine_pool(s->engine, key, s->pool_method, &v) >= 0)
+            av_strlcatf(line, sizeof(line), " %s=%f", key, v);
+    }
+    av_log(ctx, AV_LOG_INFO, "Scored %u of %u frame pairs (main: %"PRId64" frames in, "
+           "reference: %"PRId64" frames in), backend cpu; %s:%s\n",
+           scored, pushed,
+           ff_filter_link(ctx->inputs[0])->frame_count_in,
+           ff_filter_link(ctx->inputs[1])->frame_count_in,
+           ff_vmaf_pool_method_name(s->pool_method), line);
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    PendingFrame p;
+
+    ff_framesync_uninit(&s->fs);
+
+    if (s->engine && ff_vmaf_engine_nb_pushed(s->engine)) {
+        flush_engine(ctx);
+        print_summary(ctx);
+        if (s->log_file) {
+            double secs = (s->end_time - s->start_time) / 1e6;
+            double fps  = secs > 0 ? ff_vmaf_engine_nb_pushed(s->engine) / secs : 0.0;
+            if (ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps) < 0)
+                av_log(ctx, AV_LOG_ERROR, "Error writing the log to '%s'.\n", s->log_path);
+        }
+    }
+    if (s->log_file && fclose(s->log_file))
+        av_log(ctx, AV_LOG_ERROR, "Error closing the log '%s'.\n", s->log_path);
+    s->log_file = NULL;
+
+    while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
+        av_frame_free(&p.frame);
+    av_fifo_freep2(&s->pending);
+    ff_vmaf_engine_free(&s->engine);
+}
+
+static const AVFilterPad vmaf_hip_inputs[] = {
+    {
+        .name         = "main",
+        .type         = AVMEDIA_TYPE_VIDEO,
+    },
+    {
+        .name         = "reference",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input_ref,
+    },
+};
+
+static const AVFilterPad vmaf_hip_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output,
+    },
+};
+
+const FFFilter ff_vf_vmaf_hip = {
+    .p.name        = "vmaf_hip",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF between a distorted (main) and a reference input, on a GPU or the CPU."),
+    .p.priv_class  = &vmaf_hip_class,
+    .p.flags       = AVFILTER_FLAG_METADATA_ONLY,
+    .preinit       = vmaf_hip_framesync_preinit,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    .priv_size     = sizeof(VMAFHIPContext),
+    FILTER_INPUTS(vmaf_hip_inputs),
+    FILTER_OUTPUTS(vmaf_hip_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+};

@@ -1,0 +1,824 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Integer ADM feature extractor ("adm"), bit-exact with the scalar C path
+ * of libvmaf 3.2.0: adm2 (detail loss), aim (additive impairment), adm3
+ * and the four per-scale ratios.
+ *
+ * Each of the four scales is one streaming pass over the band rows: the
+ * DWT row, then decouple and CSF on the rows the 3x3 masking needs, then
+ * the masked sums of the row above, with a ring of three rows. The
+ * kernels are in adm_dsp.c. Frames are independent, so extract() keeps
+ * its scratch per call and may run on several threads.
+ */
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mathematics.h"
+#include "libavutil/mem.h"
+
+#include "adm_dsp.h"
+#include "feature.h"
+
+/* Smallest frame whose scale-3 bands still have two rows and columns
+ * (the masking mirror reads index 1). */
+#define ADM_MIN_SIZE 17
+
+/* Rows of one-row scratch used per call; see AdmRows. */
+enum {
+    ROW_LO, ROW_HI = ROW_LO + 2, ROW_BAND = ROW_HI + 2,
+    ROW_BAND_A = ROW_BAND + 6, ROW_DECOUPLE = ROW_BAND_A + 2,
+    ROW_SLOT = ROW_DECOUPLE + 6, SLOT_ROWS = 12,
+    NB_ROWS = ROW_SLOT + 3 * SLOT_ROWS,
+};
+
+/* Rows of one ring slot. */
+enum {
+    SLOT_SR,        ///< masked signal of the numerator (3 rows)
+    SLOT_SA = 3,    ///< masked signal of AIM (3 rows)
+    SLOT_FLT_A = 6, SLOT_FLT_R, SLOT_CTR_A, SLOT_CTR_R, SLOT_HS_A, SLOT_HS_R,
+};
+
+typedef struct ADMScaleGeom {
+    int w, h;           ///< DWT input size
+    int bw, bh;         ///< band size
+    int il, ir, it, ib; ///< inner region: columns [il, ir), rows [it, ib)
+    int cl, cr, ct, cb; ///< where decouple and CSF run: inner +- 1, clamped
+    int num_c_hv, num_c_d, num_e; ///< numerator rounding shifts
+    int den_c, den_e;   ///< denominator rounding shifts (sa at scale 0)
+} ADMScaleGeom;
+
+typedef struct ADMContext {
+    int debug;
+    double csf_scale;
+    double csf_diag_scale;
+    double dlm_weight;
+    double enhn_gain_limit;
+    double norm_view_dist;
+    int ref_display_height;
+    int csf_mode;
+    double noise_weight;
+    int skip_scale0;
+    double min_val;
+    int skip_aim;
+
+    uint16_t rf0[3];        ///< scale-0 rfactors, Q21, Q21, Q23
+    uint32_t rf32[4][3];    ///< scales 1..3 rfactors, Q32
+    float rf[4][3];         ///< float rfactors, used by the denominator
+    ADMScaleGeom g[FF_VMAF_ADM_SCALES];
+    double limit;           ///< num/den below this count as 0
+    int32_t *div_lut;       ///< FF_VMAF_ADM_DIV_LUT_SIZE, read-only after init
+} ADMContext;
+
+/* One row of scratch per call, every row wide enough for any type. */
+typedef struct AdmRows {
+    uint8_t *base;
+    size_t stride;
+} AdmRows;
+
+typedef struct ADMScaleResult {
+    float num, den, aim;
+} ADMScaleResult;
+
+#define OFFSET(x) offsetof(ADMContext, x)
+static const FFVmafOption adm_options[] = {
+    { "debug", NULL, FF_VMAF_OPT_BOOL, OFFSET(debug), 0, NULL, 0, 1, 0 },
+    { "adm_csf_scale", "scf", FF_VMAF_OPT_DOUBLE, OFFSET(csf_scale),
+      1.0, NULL, 0.0, 1e4, 1 },
+    { "adm_csf_diag_scale", "scfd", FF_VMAF_OPT_DOUBLE, OFFSET(csf_diag_scale),
+      1.0, NULL, 0.0, 1e4, 1 },
+    { "adm_dlm_weight", "dlmw", FF_VMAF_OPT_DOUBLE, OFFSET(dlm_weight),
+      0.5, NULL, 0.0, 1.0, 1 },
+    { "adm_enhn_gain_limit", "egl", FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit),
+      100.0, NULL, 1.0, 100.0, 1 },
+    { "adm_norm_view_dist", "nvd", FF_VMAF_OPT_DOUBLE, OFFSET(norm_view_dist),
+      3.0, NULL, 0.75, 24.0, 1 },
+    { "adm_ref_display_height", "rdh", FF_VMAF_OPT_INT, OFFSET(ref_display_height),
+      1080, NULL, 1, 4320, 1 },
+    { "adm_csf_mode", "csf", FF_VMAF_OPT_INT, OFFSET(csf_mode),
+      0, NULL, 0, 3, 1 },
+    { "adm_noise_weight", "nw", FF_VMAF_OPT_DOUBLE, OFFSET(noise_weight),
+      0.03125, NULL, 0.0, 1.0, 1 },
+    { "adm_skip_scale0", "ssz", FF_VMAF_OPT_BOOL, OFFSET(skip_scale0),
+      0, NULL, 0, 1, 1 },
+    { "adm_min_val", "min", FF_VMAF_OPT_DOUBLE, OFFSET(min_val),
+      0.0, NULL, 0.0, 1.0, 1 },
+    { "adm_skip_aim", NULL, FF_VMAF_OPT_BOOL, OFFSET(skip_aim), 0, NULL, 0, 1, 0 },
+    { NULL }
+};
+
+static const char *const scale_names[FF_VMAF_ADM_SCALES] = {
+    "integer_adm_scale0", "integer_adm_scale1",
+    "integer_adm_scale2", "integer_adm_scale3",
+};
+
+static const char *const num_names[FF_VMAF_ADM_SCALES] = {
+    "integer_adm_num_scale0", "integer_adm_num_scale1",
+    "integer_adm_num_scale2", "integer_adm_num_scale3",
+};
+
+static const char *const den_names[FF_VMAF_ADM_SCALES] = {
+    "integer_adm_den_scale0", "integer_adm_den_scale1",
+    "integer_adm_den_scale2", "integer_adm_den_scale3",
+};
+
+/* libvmaf names its debug values through the same option dictionary as the
+ * scores, so they carry the parameter suffix too: declare them all. */
+static const char *const adm_provides[] = {
+    "VMAF_integer_feature_adm2_score",
+    "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0", "integer_adm_scale1",
+    "integer_adm_scale2", "integer_adm_scale3",
+    "integer_adm", "integer_adm_num", "integer_adm_den",
+    "integer_adm_num_scale0", "integer_adm_den_scale0",
+    "integer_adm_num_scale1", "integer_adm_den_scale1",
+    "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm_num_scale3", "integer_adm_den_scale3",
+    NULL
+};
+
+/*
+ * Rfactors of adm_csf_mode 2 (libvmaf's Barten/Watson blend) and 3 (its
+ * "MAE" variant): looked up by (reference display height, normalised
+ * viewing distance), h/v then d, scales 0..3.
+ */
+typedef struct ADMCsfTable {
+    int rdh;
+    double nvd;
+    float hv[4], d[4];
+} ADMCsfTable;
+
+static const ADMCsfTable csf_blend[] = {
+    { 1080, 3.0, { 0.01183,  0.025026, 0.04295,  0.058621 },
+                 { 0.004302, 0.011778, 0.023918, 0.035901 } },
+    { 2160, 1.5, { 0.01183,  0.025026, 0.04295,  0.058621 },
+                 { 0.004302, 0.011778, 0.023918, 0.035901 } },
+    { 1080, 5.0, { 0.004212, 0.014809, 0.029642, 0.047464 },
+                 { 0.000984, 0.005852, 0.0146,   0.027574 } },
+    { 2160, 3.0, { 0.00226,  0.01183,  0.025026, 0.04295  },
+                 { 0.000479, 0.004302, 0.011778, 0.023918 } },
+    { 2160, 5.0, { 0.000092, 0.004212, 0.014809, 0.029642 },
+                 { 0.000050, 0.000984, 0.005852, 0.0146   } },
+    {  720, 3.0, { 0.018715, 0.035637, 0.052798, 0.061509 },
+                 { 0.007999, 0.018396, 0.031851, 0.037718 } },
+    {  720, 5.0, { 0.010144, 0.022561, 0.040309, 0.05672  },
+                 { 0.003463, 0.010282, 0.021839, 0.034641 } },
+    {  480, 3.0, { 0.027961, 0.045875, 0.060275, 0.056234 },
+                 { 0.013572, 0.026277, 0.036959, 0.034511 } },
+    {  480, 5.0, { 0.016781, 0.032822, 0.05032,  0.061594 },
+                 { 0.00691,  0.016545, 0.029917, 0.037777 } },
+    { 0 }
+};
+
+static const ADMCsfTable csf_blend_mae[] = {
+    { 1080, 3.0, { 0.011249, 0.022606, 0.035930, 0.045673 },
+                 { 0.004097, 0.010921, 0.021430, 0.031313 } },
+    { 2160, 1.5, { 0.011249, 0.022606, 0.035930, 0.045673 },
+                 { 0.004097, 0.010921, 0.021430, 0.031313 } },
+    { 1080, 5.0, { 0.004052, 0.013939, 0.026298, 0.038833 },
+                 { 0.000927, 0.005544, 0.013415, 0.024515 } },
+    { 2160, 3.0, { 0.002166, 0.011249, 0.022606, 0.035930 },
+                 { 0.000447, 0.004097, 0.010921, 0.021430 } },
+    { 2160, 5.0, { 0.000077, 0.004052, 0.013939, 0.026298 },
+                 { 0.000045, 0.000927, 0.005544, 0.013415 } },
+    {  720, 3.0, { 0.017329, 0.030870, 0.042134, 0.047410 },
+                 { 0.007509, 0.016707, 0.028072, 0.032722 } },
+    {  720, 5.0, { 0.009689, 0.020577, 0.034162, 0.044523 },
+                 { 0.003302, 0.009579, 0.019661, 0.030318 } },
+    {  480, 3.0, { 0.024969, 0.037825, 0.046676, 0.043974 },
+                 { 0.012511, 0.023424, 0.032139, 0.030166 } },
+    {  480, 5.0, { 0.015665, 0.028766, 0.040612, 0.047483 },
+                 { 0.006514, 0.015107, 0.026476, 0.032776 } },
+    { 0 }
+};
+
+/*
+ * Watson et al. 1997 quantisation step of DWT level `scale`, orientation
+ * theta (1: h and v, 2: d), inverted: libvmaf's float/double mix, which
+ * reproduces its float rfactors bit for bit.
+ */
+static float watson_rfactor(double nvd, int rdh, int scale, int theta)
+{
+    static const float a = 0.495f, k = 0.466f, f0 = 0.401f;
+    static const float g[3] = { 1.501f, 1.0f, 0.534f };
+    static const float amp[3][4] = {
+        { 0 },
+        { 0.67234f, 0.41317f, 0.22727f, 0.11792f },
+        { 0.72709f, 0.49428f, 0.28688f, 0.15214f },
+    };
+    float r    = (float)(nvd * rdh * M_PI / 180.0);
+    float temp = (float)log10(pow(2.0, scale + 1) * f0 * g[theta] / r);
+    float q    = (float)(2 * a * pow(10.0, k * temp * temp) / amp[theta][scale]);
+
+    return 1.0f / q;
+}
+
+static int adm_init_rfactors(FFVmafFeature *f)
+{
+    ADMContext *s = f->priv;
+    const double nvd = s->norm_view_dist;
+    const int rdh = s->ref_display_height;
+
+    if (s->csf_mode == 0) {
+        for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
+            s->rf[sc][0] = s->rf[sc][1] = watson_rfactor(nvd, rdh, sc, 1);
+            s->rf[sc][2] = watson_rfactor(nvd, rdh, sc, 2);
+        }
+    } else if (s->csf_mode == 2 || s->csf_mode == 3) {
+        const ADMCsfTable *t = s->csf_mode == 2 ? csf_blend : csf_blend_mae;
+
+        while (t->rdh && !(t->rdh == rdh && t->nvd == nvd))
+            t++;
+        if (!t->rdh) {
+            av_log(f->log_ctx, AV_LOG_ERROR,
+                   "adm: adm_csf_mode %d has no rfactors for "
+                   "adm_ref_display_height %d and adm_norm_view_dist %g; "
+                   "accepted pairs: 1080/3, 2160/1.5, 1080/5, 2160/3, 2160/5, "
+                   "720/3, 720/5, 480/3, 480/5\n", s->csf_mode, rdh, nvd);
+            return AVERROR(EINVAL);
+        }
+        for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
+            s->rf[sc][0] = s->rf[sc][1] = t->hv[sc];
+            s->rf[sc][2] = t->d[sc];
+        }
+    } else {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "adm: adm_csf_mode %d (Barten) is not supported; "
+               "accepted: 0 (Watson), 2 (blend), 3 (blend, MAE)\n", s->csf_mode);
+        return AVERROR_PATCHWELCOME;
+    }
+
+    /* libvmaf hard-codes the default scale-0 factors, one or a few units
+     * away from the truncated float values used for any other setting. */
+    if (s->csf_mode == 0 && nvd * rdh == 3.0 * 1080) {
+        s->rf0[0] = s->rf0[1] = 36453;
+        s->rf0[2] = 49417;
+    } else {
+        s->rf0[0] = s->rf0[1] = (uint16_t)(s->rf[0][0] * 2097152.0);
+        s->rf0[2] = (uint16_t)(s->rf[0][2] * 8388608.0);
+    }
+    for (int sc = 1; sc < FF_VMAF_ADM_SCALES; sc++)
+        for (int b = 0; b < 3; b++)
+            s->rf32[sc][b] = (uint32_t)(s->rf[sc][b] * 4294967296.0);
+    return 0;
+}
+
+static int ceil_log2(double x)
+{
+    return (int)ceil(log2(x));
+}
+
+static void adm_init_geometry(ADMContext *s, int w, int h)
+{
+    for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
+        ADMScaleGeom *g = &s->g[sc];
+
+        g->w  = w;
+        g->h  = h;
+        g->bw = (w + 1) / 2;
+        g->bh = (h + 1) / 2;
+        /* libvmaf's 10% border, truncated toward zero. */
+        g->il = (int)(g->bw * 0.1 - 0.5);
+        g->it = (int)(g->bh * 0.1 - 0.5);
+        g->ir = g->bw - g->il;
+        g->ib = g->bh - g->it;
+        g->cl = FFMAX(g->il - 1, 0);
+        g->ct = FFMAX(g->it - 1, 0);
+        g->cr = FFMIN(g->ir + 1, g->bw);
+        g->cb = FFMIN(g->ib + 1, g->bh);
+
+        if (sc == 0) {
+            g->num_c_hv = FFMAX((int)ceil(log2(g->bw) - 4), 0);
+            g->num_c_d  = FFMAX((int)ceil(log2(g->bw) - 3), 0);
+            g->den_c    = FFMAX((int)ceil(log2((double)(g->ib - g->it) *
+                                               (g->ir - g->il)) - 20), 0);
+        } else {
+            g->num_c_hv = g->num_c_d = ceil_log2(g->bw);
+            g->den_c    = ceil_log2(g->ir - g->il);
+            g->den_e    = ceil_log2(g->ib - g->it);
+        }
+        g->num_e = ceil_log2(g->bh);
+
+        w = g->bw;
+        h = g->bh;
+    }
+}
+
+static int adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    ADMContext *s = f->priv;
+    int ret;
+
+    if (geo->bpc != 8 && geo->bpc != 10 && geo->bpc != 12 && geo->bpc != 16) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "adm: unsupported bit depth %d (8, 10, 12 or 16 accepted)\n",
+               geo->bpc);
+        return AVERROR(EINVAL);
+    }
+    if (geo->width < ADM_MIN_SIZE || geo->height < ADM_MIN_SIZE) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "adm: frame size %dx%d is too small (at least %dx%d)\n",
+               geo->width, geo->height, ADM_MIN_SIZE, ADM_MIN_SIZE);
+        return AVERROR(EINVAL);
+    }
+    if (s->norm_view_dist * s->ref_display_height < 3.0 * 1080) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "adm: adm_norm_view_dist * adm_ref_display_height must be at "
+               "least 3 * 1080 (got %g * %d)\n",
+               s->norm_view_dist, s->ref_display_height);
+        return AVERROR(EINVAL);
+    }
+    ret = adm_init_rfactors(f);
+    if (ret < 0)
+        return ret;
+
+    adm_init_geometry(s, geo->width, geo->height);
+    s->limit = 1e-10 * ((double)geo->width * geo->height) / (1920.0 * 1080.0);
+
+    s->div_lut = av_malloc_array(FF_VMAF_ADM_DIV_LUT_SIZE, sizeof(*s->div_lut));
+    if (!s->div_lut)
+        return AVERROR(ENOMEM);
+    ff_vmaf_adm_div_lut_init(s->div_lut);
+    return 0;
+}
+
+static void *row_at(const AdmRows *rows, int idx)
+{
+    return rows->base + rows->stride * idx;
+}
+
+/* DWT row mirror: reflect-101 at the start, symmetric at the end. */
+static int dwt_row(int idx, int n)
+{
+    if (idx < 0)
+        return -idx;
+    if (idx >= n)
+        return 2 * n - 1 - idx;
+    return idx;
+}
+
+/* Numerator and AIM terms of one orientation: cube root of the masked
+ * sum plus the noise floor term (zero for AIM). */
+static float cube_root_sum(float sum, float noise)
+{
+    return powf(sum, 1.0f / 3.0f) + powf(noise, 1.0f / 3.0f);
+}
+
+static float band_sum3(const float v[3], float noise)
+{
+    return (cube_root_sum(v[0], noise) + cube_root_sum(v[1], noise)) +
+           cube_root_sum(v[2], noise);
+}
+
+static float adm_noise(const ADMContext *s, const ADMScaleGeom *g)
+{
+    return (float)((g->ib - g->it) * (g->ir - g->il) * s->noise_weight);
+}
+
+/*
+ * Scale 0: int16 bands. With bands_only, only band_a is produced (the
+ * input of scale 1), as libvmaf does for adm_skip_scale0.
+ */
+static void adm_scale0(const ADMContext *s, const AdmRows *rows,
+                       const FFVmafPicture *const pic[2], int16_t *band_a[2],
+                       int bands_only, ADMScaleResult *res)
+{
+    const ADMScaleGeom *g = &s->g[0];
+    const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
+    const int num_rnd = g->num_e > 0 ? 1 << (g->num_e - 1) : 0;
+    const int64_t den_rnd = g->den_c > 0 ? 1LL << (g->den_c - 1) : 0;
+    uint64_t den_acc[3] = { 0 };
+    int64_t num_acc[3] = { 0 }, aim_acc[3] = { 0 };
+    int16_t *lo[2], *hi[2], *band[2][3];
+    float num_f[3], aim_f[3], den_f[3], noise;
+
+    for (int p = 0; p < 2; p++) {
+        lo[p] = (int16_t *)row_at(rows, ROW_LO + p) + 1;
+        hi[p] = (int16_t *)row_at(rows, ROW_HI + p) + 1;
+        for (int b = 0; b < 3; b++)
+            band[p][b] = row_at(rows, ROW_BAND + 3 * p + b);
+    }
+
+#define SLOT(y, k) row_at(rows, ROW_SLOT + ((y) % 3) * SLOT_ROWS + (k))
+    for (int y = 0; y <= bh; y++) {
+        int i = y - 1;
+
+        if (y < bh) {
+            for (int p = 0; p < 2; p++) {
+                const uint8_t *base = pic[p]->data[0];
+                const ptrdiff_t ls  = pic[p]->linesize[0];
+                const void *src[4];
+
+                for (int k = 0; k < 4; k++)
+                    src[k] = base + dwt_row(2 * y - 1 + k, g->h) * ls;
+                ff_vmaf_adm_dwt_vert_s0(lo[p], hi[p], src, g->w, pic[p]->bpc);
+                ff_vmaf_adm_pad_row16(lo[p], g->w);
+                ff_vmaf_adm_pad_row16(hi[p], g->w);
+                /* LO vertically: band_a (LO) and band_v (HI) horizontally;
+                 * HI vertically: band_h and band_d. */
+                ff_vmaf_adm_dwt_horiz_s0(band_a[p] + (ptrdiff_t)y * bw,
+                                         band[p][1], lo[p], bw);
+                ff_vmaf_adm_dwt_horiz_s0(band[p][0], band[p][2], hi[p], bw);
+            }
+            if (bands_only)
+                continue;
+
+            if (y >= g->ct && y < g->cb) {
+                int16_t *r[3], *a[3];
+                const int16_t *o[3], *t[3];
+                const int16_t *sr[3], *sa[3];
+                int32_t *flt_a = (int32_t *)SLOT(y, SLOT_FLT_A) + 1;
+                int32_t *flt_r = (int32_t *)SLOT(y, SLOT_FLT_R) + 1;
+                int32_t *ctr_a = SLOT(y, SLOT_CTR_A), *ctr_r = SLOT(y, SLOT_CTR_R);
+                const int c0 = g->cl, nc = g->cr - g->cl;
+
+                for (int b = 0; b < 3; b++) {
+                    r[b]  = (int16_t *)SLOT(y, SLOT_SR + b) + c0;
+                    a[b]  = (int16_t *)SLOT(y, SLOT_SA + b) + c0;
+                    o[b]  = band[0][b] + c0;
+                    t[b]  = band[1][b] + c0;
+                    sr[b] = r[b];
+                    sa[b] = a[b];
+                }
+                ff_vmaf_adm_decouple_s0(r, a, o, t, nc, s->enhn_gain_limit,
+                                        s->div_lut);
+                ff_vmaf_adm_csf_s0(flt_a + c0, ctr_a + c0, sa, nc, s->rf0);
+                ff_vmaf_adm_csf_s0(flt_r + c0, ctr_r + c0, sr, nc, s->rf0);
+                /* 3x3 neighbourhood borders: reflect-101 on the left,
+                 * replicate on the right. */
+                if (g->il == 0) {
+                    flt_a[-1] = flt_a[1];
+                    flt_r[-1] = flt_r[1];
+                }
+                if (g->ir == bw) {
+                    flt_a[bw] = flt_a[bw - 1];
+                    flt_r[bw] = flt_r[bw - 1];
+                }
+                ff_vmaf_adm_hsum3_32((int32_t *)SLOT(y, SLOT_HS_A) + g->il,
+                                     flt_a + g->il, n_in);
+                ff_vmaf_adm_hsum3_32((int32_t *)SLOT(y, SLOT_HS_R) + g->il,
+                                     flt_r + g->il, n_in);
+            }
+            if (y >= g->it && y < g->ib)
+                for (int b = 0; b < 3; b++) {
+                    uint64_t d = ff_vmaf_adm_den_row_s0(band[0][b] + g->il, n_in);
+                    den_acc[b] += (d + den_rnd) >> g->den_c;
+                }
+        }
+        if (bands_only)
+            continue;
+
+        /* Masked sums of row i, now that rows i - 1 .. i + 1 are ready:
+         * reflect-101 at the top, replicate at the bottom. */
+        if (i >= g->it && i < g->ib) {
+            const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
+            const int32_t *hs_a[3], *hs_r[3];
+            const int16_t *sr[3], *sa[3];
+            const int c0 = g->il;
+            int64_t sum[3];
+
+            hs_a[0] = (int32_t *)SLOT(ip, SLOT_HS_A) + c0;
+            hs_a[1] = (int32_t *)SLOT(i,  SLOT_HS_A) + c0;
+            hs_a[2] = (int32_t *)SLOT(in, SLOT_HS_A) + c0;
+            hs_r[0] = (int32_t *)SLOT(ip, SLOT_HS_R) + c0;
+            hs_r[1] = (int32_t *)SLOT(i,  SLOT_HS_R) + c0;
+            hs_r[2] = (int32_t *)SLOT(in, SLOT_HS_R) + c0;
+            for (int b = 0; b < 3; b++) {
+                sr[b] = (int16_t *)SLOT(i, SLOT_SR + b) + c0;
+                sa[b] = (int16_t *)SLOT(i, SLOT_SA + b) + c0;
+            }
+            ff_vmaf_adm_cm_row_s0(sum, sr, hs_a,
+                                  (int32_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
+                                  (int32_t *)SLOT(i, SLOT_CTR_A) + c0,
+                                  n_in, s->rf0, g->num_c_hv, g->num_c_d);
+            for (int b = 0; b < 3; b++)
+                num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
+            if (!s->skip_aim) {
+                ff_vmaf_adm_cm_row_s0(sum, sa, hs_r,
+                                      (int32_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
+                                      (int32_t *)SLOT(i, SLOT_CTR_R) + c0,
+                                      n_in, s->rf0, g->num_c_hv, g->num_c_d);
+                for (int b = 0; b < 3; b++)
+                    aim_acc[b] += (sum[b] + num_rnd) >> g->num_e;
+            }
+        }
+    }
+#undef SLOT
+    if (bands_only)
+        return;
+
+    /* x^3 of the h/v bands is Q52 and of the d band Q57; the numerator is
+     * converted in double, then rounded to float. */
+    for (int b = 0; b < 3; b++) {
+        const int c = b == 2 ? g->num_c_d : g->num_c_hv;
+        const int q = (b == 2 ? 57 : 52) - c - g->num_e;
+        const double rf = s->rf[0][b];
+
+        num_f[b] = (float)ldexp((double)num_acc[b], -q);
+        aim_f[b] = (float)ldexp((double)aim_acc[b], -q);
+        den_f[b] = (float)(ldexp((double)den_acc[b], -(18 - g->den_c)) *
+                           rf * rf * rf);
+    }
+    noise    = adm_noise(s, g);
+    res->num = band_sum3(num_f, noise);
+    res->den = band_sum3(den_f, noise);
+    res->aim = band_sum3(aim_f, 0.0f);
+}
+
+/* Scales 1..3: int32 bands. */
+static void adm_scale123(const ADMContext *s, const AdmRows *rows, int sc,
+                         const void *const in_a[2], int32_t *band_a[2],
+                         ADMScaleResult *res)
+{
+    static const int horiz_shift[4] = { 0, 15, 16, 15 };
+    static const int den_p[4]       = { 0, 31, 30, 31 };
+    static const int den_q[4]       = { 0, 32, 27, 23 };
+    static const int num_q[4]       = { 0, 45, 39, 36 };
+    const ADMScaleGeom *g = &s->g[sc];
+    const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
+    const int64_t num_rnd = g->num_e > 0 ? 1LL << (g->num_e - 1) : 0;
+    const int64_t den_rnd = g->den_e > 0 ? 1LL << (g->den_e - 1) : 0;
+    uint64_t den_acc[3] = { 0 };
+    int64_t num_acc[3] = { 0 }, aim_acc[3] = { 0 };
+    int32_t *lo[2], *hi[2], *band[2][3], *r[3], *a[3];
+    float num_f[3], aim_f[3], den_f[3], noise;
+
+    for (int p = 0; p < 2; p++) {
+        lo[p] = (int32_t *)row_at(rows, ROW_LO + p) + 1;
+        hi[p] = (int32_t *)row_at(rows, ROW_HI + p) + 1;
+        for (int b = 0; b < 3; b++)
+            band[p][b] = row_at(rows, ROW_BAND + 3 * p + b);
+    }
+    for (int b = 0; b < 3; b++) {
+        r[b] = row_at(rows, ROW_DECOUPLE + b);
+        a[b] = row_at(rows, ROW_DECOUPLE + 3 + b);
+    }
+
+#define SLOT(y, k) row_at(rows, ROW_SLOT + ((y) % 3) * SLOT_ROWS + (k))
+    for (int y = 0; y <= bh; y++) {
+        int i = y - 1;
+
+        if (y < bh) {
+            for (int p = 0; p < 2; p++) {
+                int32_t *out_a = band_a[p] ? band_a[p] + (ptrdiff_t)y * bw
+                                           : row_at(rows, ROW_BAND_A + p);
+                int rows_in[4];
+
+                for (int k = 0; k < 4; k++)
+                    rows_in[k] = dwt_row(2 * y - 1 + k, g->h);
+                if (sc == 1) {
+                    const int16_t *src[4];
+                    for (int k = 0; k < 4; k++)
+                        src[k] = (const int16_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
+                    ff_vmaf_adm_dwt_vert_s1(lo[p], hi[p], src, g->w);
+                } else {
+                    const int32_t *src[4];
+                    for (int k = 0; k < 4; k++)
+                        src[k] = (const int32_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
+                    ff_vmaf_adm_dwt_vert_s23(lo[p], hi[p], src, g->w);
+                }
+                ff_vmaf_adm_pad_row32(lo[p], g->w);
+                ff_vmaf_adm_pad_row32(hi[p], g->w);
+                ff_vmaf_adm_dwt_horiz_s123(out_a, band[p][1], lo[p], bw,
+                                           horiz_shift[sc]);
+                ff_vmaf_adm_dwt_horiz_s123(band[p][0], band[p][2], hi[p], bw,
+                                           horiz_shift[sc]);
+            }
+
+            if (y >= g->ct && y < g->cb) {
+                int32_t *xr[3], *xa[3];
+                const int32_t *o[3], *t[3], *cr_[3], *ca_[3];
+                int64_t *flt_a = (int64_t *)SLOT(y, SLOT_FLT_A) + 1;
+                int64_t *flt_r = (int64_t *)SLOT(y, SLOT_FLT_R) + 1;
+                int64_t *ctr_a = SLOT(y, SLOT_CTR_A), *ctr_r = SLOT(y, SLOT_CTR_R);
+                int32_t *rr[3], *aa[3];
+                const int c0 = g->cl, nc = g->cr - g->cl;
+
+                for (int b = 0; b < 3; b++) {
+                    rr[b]  = r[b] + c0;
+                    aa[b]  = a[b] + c0;
+                    cr_[b] = rr[b];
+                    ca_[b] = aa[b];
+                    o[b]   = band[0][b] + c0;
+                    t[b]   = band[1][b] + c0;
+                    xr[b]  = (int32_t *)SLOT(y, SLOT_SR + b) + c0;
+                    xa[b]  = (int32_t *)SLOT(y, SLOT_SA + b) + c0;
+                }
+                ff_vmaf_adm_decouple_s123(rr, aa, o, t, nc, s->enhn_gain_limit,
+                                          s->div_lut);
+                ff_vmaf_adm_csf_s123(xa, flt_a + c0, ctr_a + c0, ca_, nc,
+                                     s->rf32[sc]);
+                ff_vmaf_adm_csf_s123(xr, flt_r + c0, ctr_r + c0, cr_, nc,
+                                     s->rf32[sc]);
+                if (g->il == 0) {
+                    flt_a[-1] = flt_a[1];
+                    flt_r[-1] = flt_r[1];
+                }
+                if (g->ir == bw) {
+                    flt_a[bw] = flt_a[bw - 1];
+                    flt_r[bw] = flt_r[bw - 1];
+                }
+                ff_vmaf_adm_hsum3_64((int64_t *)SLOT(y, SLOT_HS_A) + g->il,
+                                     flt_a + g->il, n_in);
+                ff_vmaf_adm_hsum3_64((int64_t *)SLOT(y, SLOT_HS_R) + g->il,
+                                     flt_r + g->il, n_in);
+            }
+            if (y >= g->it && y < g->ib)
+                for (int b = 0; b < 3; b++) {
+                    uint64_t d = ff_vmaf_adm_den_row_s123(band[0][b] + g->il, n_in,
+                                                          den_p[sc], g->den_c);
+                    den_acc[b] += (d + den_rnd) >> g->den_e;
+                }
+        }
+
+        if (i >= g->it && i < g->ib) {
+            const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
+            const int64_t *hs_a[3], *hs_r[3];
+            const int32_t *xr[3], *xa[3];
+            const int c0 = g->il;
+            int64_t sum[3];
+
+            hs_a[0] = (int64_t *)SLOT(ip, SLOT_HS_A) + c0;
+            hs_a[1] = (int64_t *)SLOT(i,  SLOT_HS_A) + c0;
+            hs_a[2] = (int64_t *)SLOT(in, SLOT_HS_A) + c0;
+            hs_r[0] = (int64_t *)SLOT(ip, SLOT_HS_R) + c0;
+            hs_r[1] = (int64_t *)SLOT(i,  SLOT_HS_R) + c0;
+            hs_r[2] = (int64_t *)SLOT(in, SLOT_HS_R) + c0;
+            for (int b = 0; b < 3; b++) {
+                xr[b] = (int32_t *)SLOT(i, SLOT_SR + b) + c0;
+                xa[b] = (int32_t *)SLOT(i, SLOT_SA + b) + c0;
+            }
+            ff_vmaf_adm_cm_row_s123(sum, xr, hs_a,
+                                    (int64_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
+                                    (int64_t *)SLOT(i, SLOT_CTR_A) + c0,
+                                    n_in, g->num_c_hv);
+            for (int b = 0; b < 3; b++)
+                num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
+            if (!s->skip_aim) {
+                ff_vmaf_adm_cm_row_s123(sum, xa, hs_r,
+                                        (int64_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
+                                        (int64_t *)SLOT(i, SLOT_CTR_R) + c0,
+                                        n_in, g->num_c_hv);
+                for (int b = 0; b < 3; b++)
+                    aim_acc[b] += (sum[b] + num_rnd) >> g->num_e;
+            }
+        }
+    }
+#undef SLOT
+
+    /* Here the numerator is scaled in float, the denominator in double. */
+    for (int b = 0; b < 3; b++) {
+        const float q = ldexpf(1.0f, num_q[sc] - g->num_c_hv - g->num_e);
+        const double rf = s->rf[sc][b];
+
+        num_f[b] = (float)num_acc[b] / q;
+        aim_f[b] = (float)aim_acc[b] / q;
+        den_f[b] = (float)(ldexp((double)den_acc[b],
+                                 -(den_q[sc] - g->den_e - g->den_c)) *
+                           rf * rf * rf);
+    }
+    noise    = adm_noise(s, g);
+    res->num = band_sum3(num_f, noise);
+    res->den = band_sum3(den_f, noise);
+    res->aim = band_sum3(aim_f, 0.0f);
+}
+
+static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
+                     unsigned index, const ADMScaleResult *res)
+{
+    const ADMContext *s = f->priv;
+    double num = 0.0, den = 0.0, aim_num = 0.0, adm2, aim, adm3, dlm_part;
+    volatile double dlm_term;
+    int ret;
+
+    for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
+        num     += res[sc].num;
+        den     += res[sc].den;
+        aim_num += res[sc].aim;
+    }
+    if (num < s->limit)
+        num = 0.0;
+    if (den < s->limit)
+        den = 0.0;
+    adm2 = den == 0.0 ? 1.0 : num / den;
+    aim  = aim_num / den;
+    /* Kept as two separately rounded products, as in libvmaf, even where
+     * the compiler would fuse them. */
+    dlm_term = adm2 * s->dlm_weight;
+    dlm_part = (1.0 - aim) * (1.0 - s->dlm_weight);
+    adm3 = FFMAX(dlm_term + dlm_part, s->min_val);
+
+    ret = ff_vmaf_feature_write(f, fc, "VMAF_integer_feature_adm2_score", index, adm2);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "VMAF_integer_feature_aim_score", index, aim);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "VMAF_integer_feature_adm3_score", index, adm3);
+    for (int sc = 0; sc < FF_VMAF_ADM_SCALES && ret >= 0; sc++)
+        ret = ff_vmaf_feature_write(f, fc, scale_names[sc], index,
+                                    (double)res[sc].num / (double)res[sc].den);
+    if (ret < 0 || !s->debug)
+        return ret;
+
+    ret = ff_vmaf_feature_write(f, fc, "integer_adm", index, adm2);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "integer_adm_num", index, num);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "integer_adm_den", index, den);
+    for (int sc = 0; sc < FF_VMAF_ADM_SCALES && ret >= 0; sc++) {
+        ret = ff_vmaf_feature_write(f, fc, num_names[sc], index, res[sc].num);
+        if (ret >= 0)
+            ret = ff_vmaf_feature_write(f, fc, den_names[sc], index, res[sc].den);
+    }
+    return ret;
+}
+
+static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                       const FFVmafPicture *dis, unsigned index,
+                       struct FFVmafFeatureCollector *fc)
+{
+    const ADMContext *s = f->priv;
+    const FFVmafPicture *const pic[2] = { ref, dis };
+    const ADMScaleGeom *g = s->g;
+    /* Every scratch row holds the widest DWT input, plus padding, as int64. */
+    const size_t stride = FFALIGN((size_t)(g[0].w + 8) * sizeof(int64_t), 64);
+    const size_t a0 = FFALIGN((size_t)g[0].bw * g[0].bh * sizeof(int16_t), 64);
+    const size_t a1 = FFALIGN((size_t)g[1].bw * g[1].bh * sizeof(int32_t), 64);
+    const size_t a2 = FFALIGN((size_t)g[2].bw * g[2].bh * sizeof(int32_t), 64);
+    ADMScaleResult res[FF_VMAF_ADM_SCALES];
+    int16_t *band_a0[2];
+    int32_t *band_a1[2], *band_a2[2], *band_a3[2] = { NULL, NULL };
+    AdmRows rows;
+    uint8_t *buf;
+    int ret;
+
+    buf = av_malloc(stride * NB_ROWS + 2 * (a0 + a1 + a2));
+    if (!buf)
+        return AVERROR(ENOMEM);
+    rows.base   = buf;
+    rows.stride = stride;
+    for (int p = 0; p < 2; p++) {
+        uint8_t *planes = buf + stride * NB_ROWS + p * (a0 + a1 + a2);
+        band_a0[p] = (int16_t *)planes;
+        band_a1[p] = (int32_t *)(planes + a0);
+        band_a2[p] = (int32_t *)(planes + a0 + a1);
+    }
+
+    adm_scale0(s, &rows, pic, band_a0, s->skip_scale0, &res[0]);
+    if (s->skip_scale0) {
+        /* What libvmaf reports for a scale it does not compute. */
+        res[0].num = 0.0f;
+        res[0].den = 1e-10f;
+        res[0].aim = 0.0f;
+    }
+    adm_scale123(s, &rows, 1, (const void *const[2]){ band_a0[0], band_a0[1] },
+                 band_a1, &res[1]);
+    adm_scale123(s, &rows, 2, (const void *const[2]){ band_a1[0], band_a1[1] },
+                 band_a2, &res[2]);
+    adm_scale123(s, &rows, 3, (const void *const[2]){ band_a2[0], band_a2[1] },
+                 band_a3, &res[3]);
+    av_free(buf);
+
+    ret = adm_write(f, fc, index, res);
+    return ret;
+}
+
+static void adm_close(FFVmafFeature *f)
+{
+    ADMContext *s = f->priv;
+
+    av_freep(&s->div_lut);
+}
+
+const FFVmafExtractor ff_vmaf_extractor_adm = {
+    .name      = "adm",
+    .options   = adm_options,
+    .priv_size = sizeof(ADMContext),
+    .flags     = 0,
+    .provides  = adm_provides,
+    .init      = adm_init,
+    .extract   = adm_extract,
+    .close     = adm_close,
+};

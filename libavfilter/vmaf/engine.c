@@ -1,0 +1,358 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/dict.h"
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+#include "libavutil/slicethread.h"
+
+#include "engine.h"
+#include "engine_internal.h"
+#include "feature.h"
+
+int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
+{
+    FFVmafEngine *e = av_mallocz(sizeof(*e));
+    int ret;
+    if (!e)
+        return AVERROR(ENOMEM);
+    e->log_ctx = log_ctx;
+    e->step    = 1;
+    if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
+        av_free(e);
+        return ret;
+    }
+    *pe = e;
+    return 0;
+}
+
+void ff_vmaf_engine_free(FFVmafEngine **pe)
+{
+    FFVmafEngine *e = *pe;
+    if (!e)
+        return;
+    avpriv_slicethread_free(&e->threads);
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (e->configured && f->ex->close)
+            f->ex->close(f);
+        ff_vmaf_feature_free(&e->features[i]);
+    }
+    ff_vmaf_engine_free_models(e);
+    ff_vmaf_collector_free(&e->fc);
+    av_freep(pe);
+}
+
+/* Same extractor and same output names: libvmaf keeps one instance. */
+static FFVmafFeature *find_twin(FFVmafEngine *e, const FFVmafFeature *f)
+{
+    for (int i = 0; i < e->nb_features; i++)
+        if (e->features[i]->ex == f->ex &&
+            !strcmp(e->features[i]->suffix, f->suffix))
+            return e->features[i];
+    return NULL;
+}
+
+static int alloc_from_dict(FFVmafFeature **pf, const FFVmafExtractor *ex,
+                           const AVDictionary *opts, void *log_ctx)
+{
+    const AVDictionaryEntry *t = NULL;
+    int ret = ff_vmaf_feature_alloc(pf, ex, NULL, log_ctx);
+    if (ret < 0)
+        return ret;
+    while ((t = av_dict_iterate(opts, t)))
+        if ((ret = ff_vmaf_feature_set_option(*pf, t->key, t->value)) < 0) {
+            ff_vmaf_feature_free(pf);
+            return ret;
+        }
+    return 0;
+}
+
+/* Only options that do not rename outputs (debug, ...) can differ between
+ * twins; one request turning such an option on turns it on for both. */
+static void merge_into_twin(FFVmafFeature *twin, const FFVmafFeature *f)
+{
+    for (const FFVmafOption *o = f->ex->options; o && o->name; o++) {
+        const int *src = (const int *)((const uint8_t *)f->priv + o->offset);
+        int *dst = (int *)((uint8_t *)twin->priv + o->offset);
+        if (o->is_param || o->type != FF_VMAF_OPT_BOOL)
+            continue;
+        if (*src != (int)o->def)
+            *dst = *src;
+    }
+}
+
+int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
+                                        const AVDictionary *opts,
+                                        FFVmafFeature **out)
+{
+    const FFVmafExtractor *ex = ff_vmaf_extractor_find(name);
+    FFVmafFeature *f, *twin;
+    int ret;
+
+    if (!ex) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Unknown feature '%s'. Available features: %s.\n",
+               name, ff_vmaf_extractor_names());
+        return AVERROR(EINVAL);
+    }
+    if (e->configured)
+        return AVERROR(EINVAL);
+    if ((ret = alloc_from_dict(&f, ex, opts, e->log_ctx)) < 0)
+        return ret;
+
+    if ((twin = find_twin(e, f))) {
+        merge_into_twin(twin, f);
+        ff_vmaf_feature_free(&f);
+        if (out)
+            *out = twin;
+        return 0;
+    }
+    if (e->nb_features == MAX_FEATURES) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Too many feature extractors (at most %d).\n", MAX_FEATURES);
+        ff_vmaf_feature_free(&f);
+        return AVERROR(EINVAL);
+    }
+    e->features[e->nb_features++] = f;
+    if (out)
+        *out = f;
+    return 0;
+}
+
+int ff_vmaf_engine_add_feature(FFVmafEngine *e, const char *name,
+                               const char *opts)
+{
+    AVDictionary *dict = NULL;
+    int ret = 0;
+    if (opts && *opts && (ret = av_dict_parse_string(&dict, opts, "=", ":", 0)) < 0) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Cannot parse the options '%s' of feature '%s'.\n", opts, name);
+        return ret;
+    }
+    ret = ff_vmaf_engine_add_feature_instance(e, name, dict, NULL);
+    av_dict_free(&dict);
+    return ret;
+}
+
+int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
+                              int (*add)(FFVmafEngine *e, AVDictionary *entry))
+{
+    char *copy, *saveptr = NULL, *entry;
+    int ret = 0;
+
+    if (!list || !*list)
+        return 0;
+    if (!(copy = av_strdup(list)))
+        return AVERROR(ENOMEM);
+    /* As libvmaf's filter: entries split at '|', then key=value pairs at
+     * ':' with FFmpeg's usual backslash escaping. */
+    for (entry = av_strtok(copy, "|", &saveptr); entry && ret >= 0;
+         entry = av_strtok(NULL, "|", &saveptr)) {
+        AVDictionary *dict = NULL;
+        ret = av_dict_parse_string(&dict, entry, "=", ":", 0);
+        if (ret < 0)
+            av_log(e->log_ctx, AV_LOG_ERROR,
+                   "Cannot parse '%s': expected key=value pairs separated by ':'.\n",
+                   entry);
+        else
+            ret = add(e, dict);
+        av_dict_free(&dict);
+    }
+    av_free(copy);
+    return ret;
+}
+
+static int add_feature_entry(FFVmafEngine *e, AVDictionary *entry)
+{
+    const AVDictionaryEntry *name = av_dict_get(entry, "name", NULL, 0);
+    AVDictionary *opts = NULL;
+    int ret;
+
+    if (!name) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "A feature entry needs name=<feature>. Available features: %s.\n",
+               ff_vmaf_extractor_names());
+        return AVERROR(EINVAL);
+    }
+    if ((ret = av_dict_copy(&opts, entry, 0)) < 0)
+        return ret;
+    av_dict_set(&opts, "name", NULL, 0);
+    ret = ff_vmaf_engine_add_feature_instance(e, name->value, opts, NULL);
+    av_dict_free(&opts);
+    return ret;
+}
+
+int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list)
+{
+    return ff_vmaf_engine_parse_list(e, list, add_feature_entry);
+}
+
+static void run_feature_job(void *priv, int jobnr, int threadnr,
+                            int nb_jobs, int nb_threads)
+{
+    FFVmafEngine *e = priv;
+    FFVmafFeature *f = e->jobs[jobnr];
+    e->job_ret[jobnr] = f->ex->extract(f, e->cur_ref, e->cur_dis,
+                                       e->nb_pushed, e->fc);
+}
+
+int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
+                             int n_threads, unsigned n_subsample)
+{
+    int ret;
+
+    if (!e->nb_features) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Nothing to compute: no model and no feature enabled.\n");
+        return AVERROR(EINVAL);
+    }
+    e->geo  = *geo;
+    e->step = n_subsample ? n_subsample : 1;
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        e->delay = FFMAX(e->delay, f->ex->frame_delay);
+        if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
+            /* Close the ones already initialised; free() skips them. */
+            for (int j = 0; j < i; j++)
+                if (e->features[j]->ex->close)
+                    e->features[j]->ex->close(e->features[j]);
+            return ret;
+        }
+    }
+    e->configured = 1;
+
+    if (n_threads != 1) {
+        ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,
+                                        NULL, n_threads);
+        if (ret < 0)
+            return ret;
+        e->nb_threads = ret;
+    } else {
+        e->nb_threads = 1;
+    }
+    return ff_vmaf_engine_configure_models(e);
+}
+
+int ff_vmaf_engine_nb_threads(const FFVmafEngine *e)
+{
+    return e->nb_threads;
+}
+
+int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index)
+{
+    return index % e->step == 0;
+}
+
+int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
+                        const FFVmafPicture *dis)
+{
+    unsigned index = e->nb_pushed;
+    int scored = ff_vmaf_engine_is_scored(e, index);
+    int nb_jobs = 0, ret;
+
+    if (!e->configured || e->flushed)
+        return AVERROR(EINVAL);
+
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (scored || (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME))
+            e->jobs[nb_jobs++] = f;
+    }
+
+    /* Frame 0 runs in registration order on this thread so that output
+     * keys are created, and logged, in the same order for any thread count. */
+    if (!e->threads || index == 0 || nb_jobs < 2) {
+        for (int i = 0; i < nb_jobs; i++) {
+            FFVmafFeature *f = e->jobs[i];
+            if ((ret = f->ex->extract(f, ref, dis, index, e->fc)) < 0)
+                return ret;
+        }
+    } else {
+        e->cur_ref = ref;
+        e->cur_dis = dis;
+        avpriv_slicethread_execute(e->threads, nb_jobs, 0);
+        for (int i = 0; i < nb_jobs; i++)
+            if (e->job_ret[i] < 0)
+                return e->job_ret[i];
+    }
+    e->nb_pushed++;
+    return ff_vmaf_engine_score_models(e);
+}
+
+int ff_vmaf_engine_flush(FFVmafEngine *e)
+{
+    int ret;
+    if (!e->configured || e->flushed)
+        return 0;
+    e->flushed = 1;
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (f->ex->flush && (ret = f->ex->flush(f, e->fc)) < 0)
+            return ret;
+    }
+    return ff_vmaf_engine_score_models(e);
+}
+
+unsigned ff_vmaf_engine_nb_pushed(const FFVmafEngine *e)
+{
+    return e->nb_pushed;
+}
+
+unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)
+{
+    if (e->flushed)
+        return e->nb_pushed;
+    return e->nb_pushed > (unsigned)e->delay ? e->nb_pushed - e->delay : 0;
+}
+
+const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e)
+{
+    return e->fc;
+}
+
+int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
+                        enum FFVmafPoolMethod method, double *result)
+{
+    int nb_keys = ff_vmaf_collector_nb_keys(e->fc);
+    for (int k = 0; k < nb_keys; k++) {
+        const char *name = ff_vmaf_collector_key(e->fc, k);
+        if (!strcmp(name, key) || !strcmp(ff_vmaf_feature_alias(name), key))
+            return ff_vmaf_pool(e->fc, k, method, e->nb_pushed, e->step, result);
+    }
+    return AVERROR(ENOENT);
+}
+
+int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
+                             enum FFVmafLogFormat fmt, double fps)
+{
+    FFVmafLogInfo info = {
+        .width     = e->geo.width,
+        .height    = e->geo.height,
+        .fps       = fps,
+        .nb_frames = e->nb_pushed,
+        .step      = e->step,
+        .version   = FF_VMAF_REFERENCE_VERSION,
+    };
+    return ff_vmaf_write_log(f, fmt, e->fc, &info);
+}

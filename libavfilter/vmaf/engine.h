@@ -1,0 +1,103 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * The VMAF engine: a set of feature extractors and models over a stream of
+ * (reference, distorted) picture pairs. It knows nothing of libavfilter, so
+ * unit tests and fuzzers drive it directly.
+ *
+ * Usage: alloc, add features and models, configure with the geometry,
+ * push pairs in order, flush at the end, read values from the collector,
+ * pool, write logs, free.
+ */
+
+#ifndef AVFILTER_VMAF_ENGINE_H
+#define AVFILTER_VMAF_ENGINE_H
+
+#include "collector.h"
+#include "output.h"
+#include "picture.h"
+
+typedef struct FFVmafEngine FFVmafEngine;
+
+int  ff_vmaf_engine_alloc(FFVmafEngine **e, void *log_ctx);
+void ff_vmaf_engine_free(FFVmafEngine **e);
+
+/**
+ * Enable extractor `name` (libvmaf's name) with opts, a ':'-separated
+ * key=value list. Instances whose options give the same output names are
+ * merged, as in libvmaf.
+ */
+int ff_vmaf_engine_add_feature(FFVmafEngine *e, const char *name,
+                               const char *opts);
+
+/**
+ * Enable features from the filter's feature option:
+ * "name=psnr|name=vif:debug=true" ('|' between features).
+ */
+int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list);
+
+/** Enable models from the filter's model option ('|' between models). */
+int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list);
+
+/**
+ * Enable a model described as in libvmaf's filter option:
+ * "version=vmaf_v0.6.1:name=vmaf:disable_clip=true:enable_transform=true",
+ * or "path=model.json", plus per-feature overrides "adm.adm_enhn_gain_limit=1".
+ */
+int ff_vmaf_engine_add_model(FFVmafEngine *e, const char *spec);
+
+/** Initialise every extractor for pictures of geo. */
+int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
+                             int n_threads, unsigned n_subsample);
+
+/**
+ * Compute the next frame pair. The pictures are only read during the call.
+ */
+int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
+                        const FFVmafPicture *dis);
+
+/** End of stream: complete the values of the last frames. */
+int ff_vmaf_engine_flush(FFVmafEngine *e);
+
+unsigned ff_vmaf_engine_nb_pushed(const FFVmafEngine *e);
+/** Frames [0, n) have all their values. */
+unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e);
+/** Whether frame index is scored (n_subsample) and so has values. */
+int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index);
+
+const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e);
+
+int ff_vmaf_engine_nb_models(const FFVmafEngine *e);
+/** Key of model i's score in the results ("vmaf" unless renamed). */
+const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i);
+
+/** Pool key (an output name, as written in logs) over the scored frames. */
+int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
+                        enum FFVmafPoolMethod method, double *result);
+
+/** Write the log; fps is the measured scoring speed. */
+int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
+                             enum FFVmafLogFormat fmt, double fps);
+
+/** Threads actually used (after configure). */
+int ff_vmaf_engine_nb_threads(const FFVmafEngine *e);
+
+#endif /* AVFILTER_VMAF_ENGINE_H */

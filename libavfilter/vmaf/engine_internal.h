@@ -1,0 +1,77 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * Engine state shared by engine.c and the model scoring in engine_model.c.
+ */
+
+#ifndef AVFILTER_VMAF_ENGINE_INTERNAL_H
+#define AVFILTER_VMAF_ENGINE_INTERNAL_H
+
+#include "libavutil/dict.h"
+#include "libavutil/slicethread.h"
+
+#include "collector.h"
+#include "engine.h"
+#include "feature.h"
+
+/** The libvmaf release whose numbers the engine reproduces. */
+#define FF_VMAF_REFERENCE_VERSION "3.2.0"
+
+#define MAX_FEATURES 64
+#define MAX_MODELS   8
+
+struct FFVmafEngine {
+    void *log_ctx;
+    FFVmafGeometry geo;
+    FFVmafFeatureCollector *fc;
+
+    FFVmafFeature *features[MAX_FEATURES];
+    int nb_features;
+    int delay;                  ///< max frame_delay of the features
+
+    struct EngineModel *models[MAX_MODELS];
+    int nb_models;
+    unsigned nb_model_scored;   ///< frames [0, n) have model scores
+
+    unsigned step;              ///< n_subsample
+    unsigned nb_pushed;
+    int configured, flushed;
+
+    AVSliceThread *threads;
+    int nb_threads;
+    FFVmafFeature *jobs[MAX_FEATURES];
+    int job_ret[MAX_FEATURES];
+    const FFVmafPicture *cur_ref, *cur_dis;
+};
+
+int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
+                                        const AVDictionary *opts,
+                                        FFVmafFeature **out);
+
+/** Split list at '|' and call add with each entry's key=value pairs. */
+int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
+                              int (*add)(FFVmafEngine *e, AVDictionary *entry));
+
+int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
+int  ff_vmaf_engine_score_models(FFVmafEngine *e);
+void ff_vmaf_engine_free_models(FFVmafEngine *e);
+
+#endif /* AVFILTER_VMAF_ENGINE_INTERNAL_H */

@@ -1,0 +1,149 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * The feature-extractor interface shared by every CPU and GPU extractor.
+ *
+ * An extractor is a table entry: its name as libvmaf spells it, its options,
+ * the per-instance context size and a few callbacks. The engine creates one
+ * FFVmafFeature per distinct configuration (libvmaf de-duplicates instances
+ * by their key names), feeds it picture pairs and collects the named values
+ * it writes. A GPU twin is another FFVmafExtractor with the same name,
+ * options and outputs.
+ */
+
+#ifndef AVFILTER_VMAF_FEATURE_H
+#define AVFILTER_VMAF_FEATURE_H
+
+#include <stddef.h>
+
+#include "picture.h"
+
+struct FFVmafFeatureCollector;
+
+enum FFVmafOptionType {
+    FF_VMAF_OPT_BOOL,   ///< int, written as true/false (1/0 accepted)
+    FF_VMAF_OPT_INT,
+    FF_VMAF_OPT_DOUBLE,
+    FF_VMAF_OPT_STRING, ///< char *, owned by the instance
+};
+
+typedef struct FFVmafOption {
+    const char *name;
+    /** Short name used in key suffixes; NULL means the name itself. */
+    const char *alias;
+    enum FFVmafOptionType type;
+    size_t offset;              ///< into the instance's private context
+    double def;                 ///< default for bool, int and double
+    const char *def_str;        ///< default for strings
+    double min, max;            ///< accepted range for int and double
+    /**
+     * A feature parameter: a non-default value renames the outputs
+     * (libvmaf's suffix rule), and instances with different values coexist.
+     */
+    int is_param;
+} FFVmafOption;
+
+/** Frames must reach extract() in index order (state carried across frames). */
+#define FF_VMAF_EXTRACTOR_TEMPORAL (1 << 0)
+/** Runs on every frame even when n_subsample skips it. */
+#define FF_VMAF_EXTRACTOR_EVERY_FRAME (1 << 1)
+
+typedef struct FFVmafFeature FFVmafFeature;
+
+typedef struct FFVmafExtractor {
+    const char *name;           ///< libvmaf's extractor name: "psnr", "vif", ...
+    const FFVmafOption *options;///< terminated by an entry with name == NULL
+    size_t priv_size;
+    unsigned flags;
+    /**
+     * The outputs the extractor declares, by libvmaf's internal names,
+     * NULL-terminated. Only these are renamed by the suffix rule.
+     */
+    const char *const *provides;
+    /**
+     * How many later frames must be pushed before the values of a frame
+     * are final (integer motion2 needs the next frame: 1).
+     */
+    int frame_delay;
+
+    /** Called once the stream geometry is known; options are already set. */
+    int  (*init)(FFVmafFeature *f, const FFVmafGeometry *geo);
+    /** Compute frame index from (ref, dis) and write its values. */
+    int  (*extract)(FFVmafFeature *f, const FFVmafPicture *ref,
+                    const FFVmafPicture *dis, unsigned index,
+                    struct FFVmafFeatureCollector *fc);
+    /** End of stream: write values still pending. May be NULL. */
+    int  (*flush)(FFVmafFeature *f, struct FFVmafFeatureCollector *fc);
+    /** Free what init allocated; priv itself is freed by the caller. */
+    void (*close)(FFVmafFeature *f);
+} FFVmafExtractor;
+
+struct FFVmafFeature {
+    const FFVmafExtractor *ex;
+    void *priv;                 ///< ex->priv_size bytes, options at their offsets
+    /** "" or the suffix of non-default feature parameters, e.g. "_egl_1". */
+    char suffix[256];
+    void *log_ctx;
+};
+
+/** Look up an extractor by libvmaf's name; NULL if there is none. */
+const FFVmafExtractor *ff_vmaf_extractor_find(const char *name);
+
+/** Space-separated list of every extractor name, for error messages. */
+const char *ff_vmaf_extractor_names(void);
+
+/**
+ * Create an instance with default options, then apply opts, a
+ * ':'-separated list of key=value (NULL or "" for none).
+ * Unknown options and out-of-range values are errors naming what is accepted.
+ */
+int ff_vmaf_feature_alloc(FFVmafFeature **f, const FFVmafExtractor *ex,
+                          const char *opts, void *log_ctx);
+
+/** Set one option by name; value parsed by the option's type. */
+int ff_vmaf_feature_set_option(FFVmafFeature *f, const char *key,
+                               const char *value);
+
+/** Recompute f->suffix after options changed. */
+void ff_vmaf_feature_update_suffix(FFVmafFeature *f);
+
+void ff_vmaf_feature_free(FFVmafFeature **f);
+
+/**
+ * The key under which output `name` of instance f is stored: the internal
+ * name when f has no suffix, else alias(name) followed by the suffix for
+ * declared outputs, and the plain name for undeclared ones.
+ */
+void ff_vmaf_feature_key(const FFVmafFeature *f, const char *name,
+                         char *buf, size_t size);
+
+/** Write one value of frame index under ff_vmaf_feature_key(f, name). */
+int ff_vmaf_feature_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
+                          const char *name, unsigned index, double value);
+
+/**
+ * libvmaf's output alias of an internal name
+ * ("VMAF_integer_feature_adm2_score" -> "integer_adm2"); the name itself
+ * when it has no alias.
+ */
+const char *ff_vmaf_feature_alias(const char *name);
+
+#endif /* AVFILTER_VMAF_FEATURE_H */

@@ -1,0 +1,262 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * Log writers in libvmaf's xml, json, csv and sub (MicroDVD) schemas, so
+ * tools that parse libvmaf logs parse ours unchanged.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/macros.h"
+
+#include "feature.h"
+#include "output.h"
+
+static const char *const log_format_names[] = {
+    [FF_VMAF_LOG_XML]  = "xml",
+    [FF_VMAF_LOG_JSON] = "json",
+    [FF_VMAF_LOG_CSV]  = "csv",
+    [FF_VMAF_LOG_SUB]  = "sub",
+};
+
+int ff_vmaf_log_format_from_name(const char *name)
+{
+    for (int i = 0; i < FF_ARRAY_ELEMS(log_format_names); i++)
+        if (!strcmp(name, log_format_names[i]))
+            return i;
+    return -1;
+}
+
+void ff_vmaf_format_value(char *buf, size_t size, double v)
+{
+    double a = fabs(v), frac = a - floor(a);
+    snprintf(buf, size, isfinite(v) && frac > 0.0 && frac < 1e-6 ?
+             "%.16f" : "%.6f", v);
+}
+
+static int frame_has_values(const FFVmafFeatureCollector *fc, int nb_keys,
+                            unsigned frame)
+{
+    double v;
+    for (int k = 0; k < nb_keys; k++)
+        if (ff_vmaf_collector_read_at(fc, k, frame, &v) >= 0)
+            return 1;
+    return 0;
+}
+
+#define FOR_EACH_FRAME(i, info) \
+    for (unsigned i = 0; i < (info)->nb_frames; i += FFMAX((info)->step, 1))
+
+static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
+                      const FFVmafLogInfo *info)
+{
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    int nb_aggs = ff_vmaf_collector_nb_aggregates(fc);
+    char num[64];
+
+    fprintf(f, "<VMAF version=\"%s\">\n", info->version);
+    fprintf(f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n",
+            info->width, info->height);
+    fprintf(f, "  <fyi fps=\"%.2f\" />\n", info->fps);
+    fprintf(f, "  <frames>\n");
+    FOR_EACH_FRAME(i, info) {
+        if (!frame_has_values(fc, nb_keys, i))
+            continue;
+        fprintf(f, "    <frame frameNum=\"%u\"", i);
+        for (int k = 0; k < nb_keys; k++) {
+            double v;
+            if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0)
+                continue;
+            ff_vmaf_format_value(num, sizeof(num), v);
+            fprintf(f, " %s=\"%s\"",
+                    ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)), num);
+        }
+        fprintf(f, " />\n");
+    }
+    fprintf(f, "  </frames>\n");
+    fprintf(f, "  <pooled_metrics>\n");
+    for (int k = 0; k < nb_keys; k++) {
+        fprintf(f, "    <metric name=\"%s\"",
+                ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
+            double v;
+            if (ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v) < 0)
+                continue;
+            ff_vmaf_format_value(num, sizeof(num), v);
+            fprintf(f, " %s=\"%s\"", ff_vmaf_pool_method_name(m), num);
+        }
+        fprintf(f, " />\n");
+    }
+    fprintf(f, "  </pooled_metrics>\n");
+    fprintf(f, "  <aggregate_metrics");
+    for (int a = 0; a < nb_aggs; a++) {
+        double v;
+        const char *key = ff_vmaf_collector_aggregate(fc, a, &v);
+        ff_vmaf_format_value(num, sizeof(num), v);
+        fprintf(f, " %s=\"%s\"", key, num);
+    }
+    fprintf(f, " />\n");
+    fprintf(f, "</VMAF>\n");
+}
+
+/* libvmaf writes non-finite numbers as null and then drops the newline
+ * that would follow, so the next key continues on the same line; we keep
+ * that quirk, since byte-level diffs against its logs are how users
+ * check a drop-in. */
+static void json_value(FILE *f, double v, int last, const char *indent)
+{
+    char num[64];
+    if (!isfinite(v)) {
+        fprintf(f, "null%s", last ? "" : ",");
+        return;
+    }
+    ff_vmaf_format_value(num, sizeof(num), v);
+    fprintf(f, "%s%s\n", num, last ? "" : ",");
+    (void)indent;
+}
+
+static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
+                       const FFVmafLogInfo *info)
+{
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    int nb_aggs = ff_vmaf_collector_nb_aggregates(fc);
+    int first_frame = 1;
+
+    fprintf(f, "{\n");
+    fprintf(f, "  \"version\": \"%s\",\n", info->version);
+    fprintf(f, "  \"fps\": %.2f,\n", info->fps);
+    fprintf(f, "  \"frames\": [");
+    FOR_EACH_FRAME(i, info) {
+        int nb = 0, written = 0;
+        double v;
+
+        if (!frame_has_values(fc, nb_keys, i))
+            continue;
+        for (int k = 0; k < nb_keys; k++)
+            nb += ff_vmaf_collector_read_at(fc, k, i, &v) >= 0;
+        fprintf(f, "%s\n    {\n", first_frame ? "" : ",");
+        first_frame = 0;
+        fprintf(f, "      \"frameNum\": %u,\n", i);
+        fprintf(f, "      \"metrics\": {\n");
+        for (int k = 0; k < nb_keys; k++) {
+            if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0)
+                continue;
+            fprintf(f, "        \"%s\": ",
+                    ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+            json_value(f, v, ++written == nb, "        ");
+        }
+        fprintf(f, "\n      }\n");
+        fprintf(f, "    }");
+    }
+    fprintf(f, "\n  ],\n");
+    fprintf(f, "  \"pooled_metrics\": {");
+    for (int k = 0; k < nb_keys; k++) {
+        fprintf(f, "%s\n    \"%s\": {\n", k ? "," : "",
+                ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
+            double v = NAN;
+            ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v);
+            fprintf(f, "      \"%s\": ", ff_vmaf_pool_method_name(m));
+            if (!isfinite(v))
+                /* In the pooled block libvmaf keeps the line break. */
+                fprintf(f, "null%s\n", m == FF_VMAF_POOL_NB - 1 ? "" : ",");
+            else
+                json_value(f, v, m == FF_VMAF_POOL_NB - 1, "      ");
+        }
+        fprintf(f, "    }");
+    }
+    fprintf(f, "\n  },\n");
+    fprintf(f, "  \"aggregate_metrics\": {");
+    for (int a = 0; a < nb_aggs; a++) {
+        double v;
+        const char *key = ff_vmaf_collector_aggregate(fc, a, &v);
+        char num[64];
+        ff_vmaf_format_value(num, sizeof(num), v);
+        fprintf(f, "%s\n    \"%s\": %s", a ? "," : "", key, num);
+    }
+    fprintf(f, "\n  }\n");
+    fprintf(f, "}\n");
+}
+
+static void write_csv(FILE *f, const FFVmafFeatureCollector *fc,
+                      const FFVmafLogInfo *info)
+{
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    char num[64];
+
+    fprintf(f, "Frame,");
+    for (int k = 0; k < nb_keys; k++)
+        fprintf(f, "%s,", ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+    fprintf(f, "\n");
+    FOR_EACH_FRAME(i, info) {
+        if (!frame_has_values(fc, nb_keys, i))
+            continue;
+        fprintf(f, "%u,", i);
+        for (int k = 0; k < nb_keys; k++) {
+            double v;
+            if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0) {
+                fprintf(f, ",");
+                continue;
+            }
+            ff_vmaf_format_value(num, sizeof(num), v);
+            fprintf(f, "%s,", num);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void write_sub(FILE *f, const FFVmafFeatureCollector *fc,
+                      const FFVmafLogInfo *info)
+{
+    int nb_keys = ff_vmaf_collector_nb_keys(fc);
+    char num[64];
+
+    FOR_EACH_FRAME(i, info) {
+        if (!frame_has_values(fc, nb_keys, i))
+            continue;
+        fprintf(f, "{%u}{%u}frame: %u|", i, i + 1, i);
+        for (int k = 0; k < nb_keys; k++) {
+            double v;
+            if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0)
+                continue;
+            ff_vmaf_format_value(num, sizeof(num), v);
+            fprintf(f, "%s: %s|",
+                    ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)), num);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+int ff_vmaf_write_log(FILE *f, enum FFVmafLogFormat fmt,
+                      const FFVmafFeatureCollector *fc,
+                      const FFVmafLogInfo *info)
+{
+    switch (fmt) {
+    case FF_VMAF_LOG_XML:  write_xml(f, fc, info);  break;
+    case FF_VMAF_LOG_JSON: write_json(f, fc, info); break;
+    case FF_VMAF_LOG_CSV:  write_csv(f, fc, info);  break;
+    case FF_VMAF_LOG_SUB:  write_sub(f, fc, info);  break;
+    default: return AVERROR(EINVAL);
+    }
+    return ferror(f) ? AVERROR(EIO) : 0;
+}

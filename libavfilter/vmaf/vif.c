@@ -1,0 +1,222 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Integer VIF feature extractor ("vif"), bit-exact with libvmaf 3.2.0.
+ *
+ * Visual information fidelity at four scales of a Gaussian pyramid of the
+ * luma plane; the kernels are in vif_dsp.c. Frames are independent, so
+ * extract() keeps its scratch per call and may run on several threads.
+ */
+
+#include <stddef.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "feature.h"
+#include "vif_dsp.h"
+
+typedef struct VIFContext {
+    int debug;
+    double enhn_gain_limit;
+    int skip_scale0;
+
+    uint16_t *log2_tab;  ///< FF_VMAF_VIF_LOG2_SIZE entries, read-only after init
+} VIFContext;
+
+#define OFFSET(x) offsetof(VIFContext, x)
+static const FFVmafOption vif_options[] = {
+    { "debug", NULL, FF_VMAF_OPT_BOOL, OFFSET(debug), 0, NULL, 0, 1, 0 },
+    { "vif_enhn_gain_limit", "egl", FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit),
+      100.0, NULL, 1.0, 100.0, 1 },
+    { "vif_skip_scale0", "ssclz", FF_VMAF_OPT_BOOL, OFFSET(skip_scale0),
+      0, NULL, 0, 1, 1 },
+    { NULL }
+};
+
+static const char *const score_names[FF_VMAF_VIF_SCALES] = {
+    "VMAF_integer_feature_vif_scale0_score",
+    "VMAF_integer_feature_vif_scale1_score",
+    "VMAF_integer_feature_vif_scale2_score",
+    "VMAF_integer_feature_vif_scale3_score",
+};
+
+static const char *const num_names[FF_VMAF_VIF_SCALES] = {
+    "integer_vif_num_scale0", "integer_vif_num_scale1",
+    "integer_vif_num_scale2", "integer_vif_num_scale3",
+};
+
+static const char *const den_names[FF_VMAF_VIF_SCALES] = {
+    "integer_vif_den_scale0", "integer_vif_den_scale1",
+    "integer_vif_den_scale2", "integer_vif_den_scale3",
+};
+
+/*
+ * libvmaf writes the debug values through the same option dictionary as
+ * the scores, so they carry the parameter suffix too: declare them all.
+ */
+static const char *const vif_provides[] = {
+    "VMAF_integer_feature_vif_scale0_score",
+    "VMAF_integer_feature_vif_scale1_score",
+    "VMAF_integer_feature_vif_scale2_score",
+    "VMAF_integer_feature_vif_scale3_score",
+    "integer_vif", "integer_vif_num", "integer_vif_den",
+    "integer_vif_num_scale0", "integer_vif_den_scale0",
+    "integer_vif_num_scale1", "integer_vif_den_scale1",
+    "integer_vif_num_scale2", "integer_vif_den_scale2",
+    "integer_vif_num_scale3", "integer_vif_den_scale3",
+    NULL
+};
+
+static int vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    VIFContext *s = f->priv;
+
+    if (geo->bpc < 8 || geo->bpc > 16) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "vif: unsupported bit depth %d (8 to 16 accepted)\n", geo->bpc);
+        return AVERROR(EINVAL);
+    }
+
+    s->log2_tab = av_malloc_array(FF_VMAF_VIF_LOG2_SIZE, sizeof(*s->log2_tab));
+    if (!s->log2_tab)
+        return AVERROR(ENOMEM);
+    ff_vmaf_vif_log2_init(s->log2_tab);
+    return 0;
+}
+
+static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
+                     unsigned index, const float *num, const float *den)
+{
+    const VIFContext *s = f->priv;
+    const int first = s->skip_scale0 ? 1 : 0;
+    double sum_num = 0.0, sum_den = 0.0;
+    int ret;
+
+    for (int i = 0; i < FF_VMAF_VIF_SCALES; i++) {
+        /* The score is a single-precision quotient, reported as a double. */
+        double score = i < first ? 0.0 : (double)(num[i] / den[i]);
+        ret = ff_vmaf_feature_write(f, fc, score_names[i], index, score);
+        if (ret < 0)
+            return ret;
+    }
+    if (!s->debug)
+        return 0;
+
+    for (int i = first; i < FF_VMAF_VIF_SCALES; i++) {
+        sum_num += num[i];
+        sum_den += den[i];
+    }
+    ret = ff_vmaf_feature_write(f, fc, "integer_vif", index,
+                                sum_den == 0.0 ? 1.0 : sum_num / sum_den);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "integer_vif_num", index, sum_num);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "integer_vif_den", index, sum_den);
+    for (int i = 0; i < FF_VMAF_VIF_SCALES && ret >= 0; i++) {
+        ret = ff_vmaf_feature_write(f, fc, num_names[i], index, num[i]);
+        if (ret >= 0)
+            ret = ff_vmaf_feature_write(f, fc, den_names[i], index, den[i]);
+    }
+    return ret;
+}
+
+static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                       const FFVmafPicture *dis, unsigned index,
+                       struct FFVmafFeatureCollector *fc)
+{
+    const VIFContext *s = f->priv;
+    const int w1 = ref->w[0] / 2, h1 = ref->h[0] / 2;
+    const int w2 = w1 / 2, h2 = h1 / 2;
+    /* Levels ping-pong: scale 1 and 3 in the big pair, scale 2 in the other. */
+    const size_t big = (size_t)w1 * h1, small = (size_t)w2 * h2;
+    const size_t tmp_size = FF_VMAF_VIF_TMP_SIZE(ref->w[0]);
+    const uint8_t *cur_ref = ref->data[0], *cur_dis = dis->data[0];
+    ptrdiff_t ref_stride = ref->linesize[0], dis_stride = dis->linesize[0];
+    int w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
+    float num[FF_VMAF_VIF_SCALES], den[FF_VMAF_VIF_SCALES];
+    uint16_t *level[2][2];
+    uint8_t *buf;
+    int ret;
+
+    buf = av_malloc(tmp_size + 2 * (big + small) * sizeof(uint16_t));
+    if (!buf)
+        return AVERROR(ENOMEM);
+    level[0][0] = (uint16_t *)(buf + tmp_size);
+    level[0][1] = level[0][0] + big;
+    level[1][0] = level[0][1] + big;
+    level[1][1] = level[1][0] + small;
+
+    for (int scale = 0; scale < FF_VMAF_VIF_SCALES; scale++) {
+        FFVmafVifAccum acc;
+
+        if (scale > 0) {
+            uint16_t *nref = level[!(scale & 1)][0];
+            uint16_t *ndis = level[!(scale & 1)][1];
+            const ptrdiff_t nstride = (w / 2) * sizeof(uint16_t);
+
+            ff_vmaf_vif_decimate(nref, nstride, cur_ref, ref_stride,
+                                 w, h, bpc, scale, buf);
+            ff_vmaf_vif_decimate(ndis, nstride, cur_dis, dis_stride,
+                                 w, h, bpc, scale, buf);
+            cur_ref    = (const uint8_t *)nref;
+            cur_dis    = (const uint8_t *)ndis;
+            ref_stride = dis_stride = nstride;
+            w  /= 2;
+            h  /= 2;
+            /* Pyramid levels are Q8 of 8-bit units, rounded like 16-bit input. */
+            bpc = 16;
+        }
+
+        if (scale == 0 && s->skip_scale0) {
+            /* Not computed; the values libvmaf reports for a skipped scale. */
+            num[0] = 0.0f;
+            den[0] = -1.0f;
+            continue;
+        }
+        ff_vmaf_vif_statistic(&acc, cur_ref, ref_stride, cur_dis, dis_stride,
+                              w, h, bpc, scale, s->enhn_gain_limit,
+                              s->log2_tab, buf);
+        ff_vmaf_vif_accum_to_float(&acc, &num[scale], &den[scale]);
+    }
+    av_free(buf);
+
+    ret = vif_write(f, fc, index, num, den);
+    return ret;
+}
+
+static void vif_close(FFVmafFeature *f)
+{
+    VIFContext *s = f->priv;
+
+    av_freep(&s->log2_tab);
+}
+
+const FFVmafExtractor ff_vmaf_extractor_vif = {
+    .name      = "vif",
+    .options   = vif_options,
+    .priv_size = sizeof(VIFContext),
+    .flags     = 0,
+    .provides  = vif_provides,
+    .init      = vif_init,
+    .extract   = vif_extract,
+    .close     = vif_close,
+};

@@ -1,0 +1,19 @@
+# vmaf_hip: per-frame metadata of testsrc2 against a blurred copy of itself,
+# compared exactly (fuzz 0): the engine is bit-exact, so any change in a
+# printed digit is a regression.
+
+VMAF_HIP_REFCMP_DEPS = VMAF_HIP_FILTER TESTSRC2_FILTER AVGBLUR_FILTER SPLIT_FILTER \
+                       FORMAT_FILTER METADATA_FILTER LAVFI_INDEV NULL_MUXER \
+                       WRAPPED_AVFRAME_ENCODER
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv420p
+fate-vmaf-hip-psnr-yuv420p: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr" yuv420p 0
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv444p10le
+fate-vmaf-hip-psnr-yuv444p10le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr" yuv444p10le 0
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv422p12le
+fate-vmaf-hip-psnr-yuv422p12le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr:enable_mse=true" yuv422p12le 0
+
+FATE_FFMPEG += $(FATE_VMAF_HIP-yes)
+fate-vmaf-hip: $(FATE_VMAF_HIP-yes)
