@@ -82,6 +82,7 @@ typedef struct VMAFHIPContext {
     AVFifo *pending;
     int flushed;
     int64_t start_time, end_time;
+    int64_t frames_in[2];       ///< frames received per input, for the summary
 } VMAFHIPContext;
 
 #define OFFSET(x) offsetof(VMAFHIPContext, x)
@@ -393,6 +394,9 @@ static int activate(AVFilterContext *ctx)
     int ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
+    /* Counted here: the links are gone by the time uninit prints them. */
+    for (int i = 0; i < 2; i++)
+        s->frames_in[i] = ff_filter_link(ctx->inputs[i])->frame_count_in;
     /* framesync has ended the output; the frames still waiting for their
      * successor get their final scores and leave before the EOF is seen
      * downstream (queued frames are consumed before a link's status). */
@@ -428,8 +432,7 @@ static void print_summary(AVFilterContext *ctx)
     av_log(ctx, AV_LOG_INFO, "Scored %u of %u frame pairs (main: %"PRId64" frames in, "
            "reference: %"PRId64" frames in), backend cpu; %s:%s\n",
            scored, pushed,
-           ff_filter_link(ctx->inputs[0])->frame_count_in,
-           ff_filter_link(ctx->inputs[1])->frame_count_in,
+           s->frames_in[0], s->frames_in[1],
            ff_vmaf_pool_method_name(s->pool_method), line);
 }
 

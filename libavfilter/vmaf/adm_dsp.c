@@ -147,21 +147,27 @@ static av_always_inline int angle_within_1deg(int64_t oh, int64_t ov,
 }
 
 /*
- * Enhancement gain limit: where the angles match and the gain is
- * positive, the restored band may grow up to egl times, but not past the
- * distorted value. The product is a double, stored back by truncation.
+ * Restored value of one band sample: the reference o times the gain
+ * k = t / o in Q15 (d = 2^30 / o from the table, 0 for o = 0), clamped to
+ * [0, 1]. Enhancement gain limit: where the angles match and the gain is
+ * positive, the restored value may grow up to egl times, but not past the
+ * distorted value; the product is a double, stored back by truncation.
+ * For o = 0 the gain is irrelevant (r = 0), which is why the table's 0
+ * entry may stand in for libvmaf's k = 1 there. Written without branches:
+ * angle and sign flip at random on noisy content.
  */
-static av_always_inline int64_t limit_gain(int64_t r, int64_t o, int64_t t,
-                                           int k, int angle, double egl)
+static av_always_inline int64_t restore(int64_t ov, int64_t tv, int64_t d,
+                                        int round_shift, int angle, double egl)
 {
-    if (angle && k > 0) {
-        double re = (double)r * egl;
-        if (o > 0)
-            return re < (double)t ? (int64_t)re : t;
-        if (o < 0)
-            return re > (double)t ? (int64_t)re : t;
-    }
-    return r;
+    int64_t k  = av_clip64((d * tv + (1LL << (round_shift - 1))) >> round_shift,
+                           0, 32768);
+    int64_t rv = (k * ov + 16384) >> 15;
+    double  re = (double)rv * egl;
+    int64_t up = re < (double)tv ? (int64_t)re : tv;
+    int64_t dn = re > (double)tv ? (int64_t)re : tv;
+    int64_t lim = ov > 0 ? up : dn;
+
+    return angle && k > 0 && ov != 0 ? lim : rv;
 }
 
 void ff_vmaf_adm_decouple_s0(int16_t *const r[3], int16_t *const a[3],
@@ -169,23 +175,29 @@ void ff_vmaf_adm_decouple_s0(int16_t *const r[3], int16_t *const a[3],
                              const int16_t *const t[3],
                              int n, double egl, const int32_t *div_lut)
 {
+    const int16_t *oh = o[0], *ov = o[1], *od = o[2];
+    const int16_t *th = t[0], *tv = t[1], *td = t[2];
+    int16_t *rh = r[0], *rv = r[1], *rd = r[2];
+    int16_t *ah = a[0], *av = a[1], *ad = a[2];
+
     for (int j = 0; j < n; j++) {
-        const int angle = angle_within_1deg(o[0][j], o[1][j], t[0][j], t[1][j]);
+        const int angle = angle_within_1deg(oh[j], ov[j], th[j], tv[j]);
+        const int16_t oo[3] = { oh[j], ov[j], od[j] };
+        const int16_t tt[3] = { th[j], tv[j], td[j] };
+        int16_t rr[3];
 
         for (int b = 0; b < 3; b++) {
-            const int ov = o[b][j], tv = t[b][j];
-            int k = 32768, rv;
-
-            /* Gain t / o in Q15 through the table of 2^30 / |o|. */
-            if (ov) {
-                int64_t d = ov > 0 ? div_lut[ov] : -(int64_t)div_lut[-ov];
-                k = av_clip64((d * tv + 16384) >> 15, 0, 32768);
-            }
-            rv = (k * ov + 16384) >> 15;
-            rv = limit_gain(rv, ov, tv, k, angle, egl);
-            r[b][j] = rv;
-            a[b][j] = (int16_t)(tv - rv);
+            int64_t d = div_lut[FFABS(oo[b])];
+            d = oo[b] < 0 ? -d : d;
+            rr[b] = restore(oo[b], tt[b], d, 15, angle, egl);
         }
+        rh[j] = rr[0];
+        rv[j] = rr[1];
+        rd[j] = rr[2];
+        /* int16 wrap-around, as in libvmaf. */
+        ah[j] = (int16_t)(tt[0] - rr[0]);
+        av[j] = (int16_t)(tt[1] - rr[1]);
+        ad[j] = (int16_t)(tt[2] - rr[2]);
     }
 }
 
@@ -194,33 +206,38 @@ void ff_vmaf_adm_decouple_s123(int32_t *const r[3], int32_t *const a[3],
                                const int32_t *const t[3],
                                int n, double egl, const int32_t *div_lut)
 {
+    const int32_t *oh = o[0], *ov = o[1], *od = o[2];
+    const int32_t *th = t[0], *tv = t[1], *td = t[2];
+    int32_t *rh = r[0], *rv = r[1], *rd = r[2];
+    int32_t *ah = a[0], *av = a[1], *ad = a[2];
+
     for (int j = 0; j < n; j++) {
-        const int angle = angle_within_1deg(o[0][j], o[1][j], t[0][j], t[1][j]);
+        const int angle = angle_within_1deg(oh[j], ov[j], th[j], tv[j]);
+        const int32_t oo[3] = { oh[j], ov[j], od[j] };
+        const int32_t tt[3] = { th[j], tv[j], td[j] };
+        int32_t rr[3];
 
         for (int b = 0; b < 3; b++) {
-            const int64_t ov = o[b][j], tv = t[b][j];
-            int64_t rv;
-            int k = 32768;
+            /* |o| beyond the table is rounded to 15 significant bits and
+             * the shift is taken back after the product. */
+            uint32_t ao = FFABS((int64_t)oo[b]), m = ao;
+            int s = 0;
+            int64_t d;
 
-            if (ov) {
-                /* |o| beyond the table is rounded to 15 significant bits
-                 * and the shift is taken back after the product. */
-                uint32_t ao = ov < 0 ? -ov : ov, m = ao;
-                int s = 0;
-                int64_t d;
-
-                if (ao >= 32768) {
-                    s = av_log2(ao) + 1 - 15;
-                    m = (ao + (1U << (s - 1))) >> s;
-                }
-                d = ov > 0 ? div_lut[m] : -(int64_t)div_lut[m];
-                k = av_clip64((d * tv + (1LL << (14 + s))) >> (15 + s), 0, 32768);
+            if (ao >= 32768) {
+                s = av_log2(ao) + 1 - 15;
+                m = (ao + (1U << (s - 1))) >> s;
             }
-            rv = (k * ov + 16384) >> 15;
-            rv = limit_gain(rv, ov, tv, k, angle, egl);
-            r[b][j] = (int32_t)rv;
-            a[b][j] = (int32_t)(tv - rv);
+            d = div_lut[m];
+            d = oo[b] < 0 ? -d : d;
+            rr[b] = (int32_t)restore(oo[b], tt[b], d, 15 + s, angle, egl);
         }
+        rh[j] = rr[0];
+        rv[j] = rr[1];
+        rd[j] = rr[2];
+        ah[j] = (int32_t)((int64_t)tt[0] - rr[0]);
+        av[j] = (int32_t)((int64_t)tt[1] - rr[1]);
+        ad[j] = (int32_t)((int64_t)tt[2] - rr[2]);
     }
 }
 

@@ -37,7 +37,7 @@
 /** Entries of the reciprocal table used by the decouple step. */
 #define FF_VMAF_ADM_DIV_LUT_SIZE 32769
 
-/** lut[i] = 2^30 / i (truncated) for i = 1..32768; lut[0] is unused. */
+/** lut[i] = 2^30 / i (truncated) for i = 1..32768, and lut[0] = 0. */
 void ff_vmaf_adm_div_lut_init(int32_t *lut);
 
 /**

@@ -31,10 +31,12 @@
 
 extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 extern const FFVmafExtractor ff_vmaf_extractor_motion;
+extern const FFVmafExtractor ff_vmaf_extractor_vif;
 
 static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_psnr,
     &ff_vmaf_extractor_motion,
+    &ff_vmaf_extractor_vif,
 };
 
 const FFVmafExtractor *ff_vmaf_extractor_find(const char *name)

@@ -152,6 +152,20 @@ static const char *extractor_of(const char *feature)
     return NULL;
 }
 
+/* "an array", "a string", ... */
+static const char *type_with_article(enum FFVmafJsonType type)
+{
+    switch (type) {
+    case FF_VMAF_JSON_NULL:   return "null";
+    case FF_VMAF_JSON_BOOL:   return "a boolean";
+    case FF_VMAF_JSON_NUMBER: return "a number";
+    case FF_VMAF_JSON_STRING: return "a string";
+    case FF_VMAF_JSON_ARRAY:  return "an array";
+    case FF_VMAF_JSON_OBJECT: return "an object";
+    }
+    return "unknown";
+}
+
 static int load_error(const LoadCtx *lc, const FFVmafJson *at,
                       const char *fmt, ...)
 {
@@ -184,13 +198,9 @@ static const FFVmafJson *get_typed(const LoadCtx *lc, const FFVmafJson *obj,
         return NULL;
     }
     if (v->type != type) {
-        *ret = load_error(lc, v, "\"%s\" is %s %s, expected %s %s", key,
-                          v->type == FF_VMAF_JSON_ARRAY ||
-                          v->type == FF_VMAF_JSON_OBJECT ? "an" : "a",
-                          ff_vmaf_json_type_name(v->type),
-                          type == FF_VMAF_JSON_ARRAY ||
-                          type == FF_VMAF_JSON_OBJECT ? "an" : "a",
-                          ff_vmaf_json_type_name(type));
+        *ret = load_error(lc, v, "\"%s\" is %s, expected %s", key,
+                          type_with_article(v->type),
+                          type_with_article(type));
         return NULL;
     }
     return v;
@@ -293,8 +303,8 @@ static int option_text(const LoadCtx *lc, const FFVmafJson *v,
     default:
         /* libvmaf only takes scalars; it skips other values. */
         av_log(lc->log_ctx, AV_LOG_WARNING, "VMAF model %s: ignoring "
-               "feature option \"%s\" of type %s (line %d).\n", lc->origin,
-               v->key, ff_vmaf_json_type_name(v->type), v->line);
+               "feature option \"%s\", which is %s (line %d).\n",
+               lc->origin, v->key, type_with_article(v->type), v->line);
         return 0;
     }
 }
@@ -472,7 +482,7 @@ static int load_regressor(FFVmafModel *m, const LoadCtx *lc, Regressor *r,
 
     if (obj->type != FF_VMAF_JSON_OBJECT)
         return load_error(lc, obj, "expected an object, found %s",
-                          ff_vmaf_json_type_name(obj->type));
+                          type_with_article(obj->type));
     md = ff_vmaf_json_get(obj, "model_dict");
     if (!md)
         return load_error(lc, obj, "no \"model_dict\"");
@@ -604,7 +614,7 @@ static int load_tree(FFVmafModel *m, LoadCtx *lc, const FFVmafJson *root,
 
     if (root->type != FF_VMAF_JSON_OBJECT)
         return load_error(lc, root, "the top level is %s, expected an "
-                          "object", ff_vmaf_json_type_name(root->type));
+                          "object", type_with_article(root->type));
 
     if (ff_vmaf_json_get(root, "model_dict")) {
         m->nb_reg = 1;
@@ -712,11 +722,12 @@ static int read_file(const char *path, char **data, size_t *size,
             }
             buf = tmp;
         }
+        errno = 0;
         len += fread(buf + len, 1, cap - len, f);
         if (ferror(f)) {
-            ret = AVERROR(EIO);
+            ret = AVERROR(errno ? errno : EIO);
             av_log(log_ctx, AV_LOG_ERROR, "Cannot read VMAF model file "
-                   "'%s'.\n", path);
+                   "'%s': %s.\n", path, av_err2str(ret));
             break;
         }
         if (feof(f))

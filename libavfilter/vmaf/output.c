@@ -123,16 +123,15 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
  * that would follow, so the next key continues on the same line; we keep
  * that quirk, since byte-level diffs against its logs are how users
  * check a drop-in. */
-static void json_value(FILE *f, double v, int last, const char *indent)
+static void json_value(FILE *f, double v, int last)
 {
     char num[64];
     if (!isfinite(v)) {
-        fprintf(f, "null%s", last ? "" : ",");
+        fprintf(f, "null%s", last ? "\n" : ",");
         return;
     }
     ff_vmaf_format_value(num, sizeof(num), v);
     fprintf(f, "%s%s\n", num, last ? "" : ",");
-    (void)indent;
 }
 
 static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
@@ -163,9 +162,9 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
                 continue;
             fprintf(f, "        \"%s\": ",
                     ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
-            json_value(f, v, ++written == nb, "        ");
+            json_value(f, v, ++written == nb);
         }
-        fprintf(f, "\n      }\n");
+        fprintf(f, "      }\n");
         fprintf(f, "    }");
     }
     fprintf(f, "\n  ],\n");
@@ -181,7 +180,7 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
                 /* In the pooled block libvmaf keeps the line break. */
                 fprintf(f, "null%s\n", m == FF_VMAF_POOL_NB - 1 ? "" : ",");
             else
-                json_value(f, v, m == FF_VMAF_POOL_NB - 1, "      ");
+                json_value(f, v, m == FF_VMAF_POOL_NB - 1);
         }
         fprintf(f, "    }");
     }

@@ -112,7 +112,8 @@ static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
     int ret;
 
     for (int i = 0; i < FF_VMAF_VIF_SCALES; i++) {
-        /* The score is a single-precision quotient, reported as a double. */
+        /* The score is a single-precision quotient, reported as a double;
+         * a skipped scale 0 reads 0. */
         double score = i < first ? 0.0 : (double)(num[i] / den[i]);
         ret = ff_vmaf_feature_write(f, fc, score_names[i], index, score);
         if (ret < 0)
@@ -121,6 +122,7 @@ static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
     if (!s->debug)
         return 0;
 
+    /* Totals in double over the computed scales, in scale order. */
     for (int i = first; i < FF_VMAF_VIF_SCALES; i++) {
         sum_num += num[i];
         sum_den += den[i];
@@ -144,42 +146,40 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        struct FFVmafFeatureCollector *fc)
 {
     const VIFContext *s = f->priv;
-    const int w1 = ref->w[0] / 2, h1 = ref->h[0] / 2;
-    const int w2 = w1 / 2, h2 = h1 / 2;
-    /* Levels ping-pong: scale 1 and 3 in the big pair, scale 2 in the other. */
-    const size_t big = (size_t)w1 * h1, small = (size_t)w2 * h2;
     const size_t tmp_size = FF_VMAF_VIF_TMP_SIZE(ref->w[0]);
+    /* Pyramid levels alternate between two buffer pairs: scales 1 and 3
+     * in the larger one, scale 2 in the other. */
+    const size_t size_13 = (size_t)(ref->w[0] / 2) * (ref->h[0] / 2);
+    const size_t size_2  = (size_t)(ref->w[0] / 4) * (ref->h[0] / 4);
     const uint8_t *cur_ref = ref->data[0], *cur_dis = dis->data[0];
     ptrdiff_t ref_stride = ref->linesize[0], dis_stride = dis->linesize[0];
     int w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
     float num[FF_VMAF_VIF_SCALES], den[FF_VMAF_VIF_SCALES];
-    uint16_t *level[2][2];
+    uint16_t *lvl_13[2], *lvl_2[2];
     uint8_t *buf;
-    int ret;
 
-    buf = av_malloc(tmp_size + 2 * (big + small) * sizeof(uint16_t));
+    buf = av_malloc(tmp_size + 2 * (size_13 + size_2) * sizeof(uint16_t));
     if (!buf)
         return AVERROR(ENOMEM);
-    level[0][0] = (uint16_t *)(buf + tmp_size);
-    level[0][1] = level[0][0] + big;
-    level[1][0] = level[0][1] + big;
-    level[1][1] = level[1][0] + small;
+    lvl_13[0] = (uint16_t *)(buf + tmp_size);
+    lvl_13[1] = lvl_13[0] + size_13;
+    lvl_2[0]  = lvl_13[1] + size_13;
+    lvl_2[1]  = lvl_2[0]  + size_2;
 
     for (int scale = 0; scale < FF_VMAF_VIF_SCALES; scale++) {
         FFVmafVifAccum acc;
 
         if (scale > 0) {
-            uint16_t *nref = level[!(scale & 1)][0];
-            uint16_t *ndis = level[!(scale & 1)][1];
-            const ptrdiff_t nstride = (w / 2) * sizeof(uint16_t);
+            uint16_t *const *lvl = scale == 2 ? lvl_2 : lvl_13;
+            const ptrdiff_t stride = (w / 2) * sizeof(uint16_t);
 
-            ff_vmaf_vif_decimate(nref, nstride, cur_ref, ref_stride,
+            ff_vmaf_vif_decimate(lvl[0], stride, cur_ref, ref_stride,
                                  w, h, bpc, scale, buf);
-            ff_vmaf_vif_decimate(ndis, nstride, cur_dis, dis_stride,
+            ff_vmaf_vif_decimate(lvl[1], stride, cur_dis, dis_stride,
                                  w, h, bpc, scale, buf);
-            cur_ref    = (const uint8_t *)nref;
-            cur_dis    = (const uint8_t *)ndis;
-            ref_stride = dis_stride = nstride;
+            cur_ref    = (const uint8_t *)lvl[0];
+            cur_dis    = (const uint8_t *)lvl[1];
+            ref_stride = dis_stride = stride;
             w  /= 2;
             h  /= 2;
             /* Pyramid levels are Q8 of 8-bit units, rounded like 16-bit input. */
@@ -187,7 +187,9 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         }
 
         if (scale == 0 && s->skip_scale0) {
-            /* Not computed; the values libvmaf reports for a skipped scale. */
+            /* Not computed; libvmaf's float VIF reports a skipped scale as
+             * num 0 and den -1 (spec 17.6) and the integer one is assumed
+             * to match: no reference run covers this option. */
             num[0] = 0.0f;
             den[0] = -1.0f;
             continue;
@@ -199,8 +201,7 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     }
     av_free(buf);
 
-    ret = vif_write(f, fc, index, num, den);
-    return ret;
+    return vif_write(f, fc, index, num, den);
 }
 
 static void vif_close(FFVmafFeature *f)

@@ -42,6 +42,7 @@
  */
 
 #include <math.h>
+#include <string.h>
 
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"

@@ -13,7 +13,7 @@ FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv4
 fate-vmaf-hip-psnr-yuv444p10le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr" yuv444p10le 0
 
 FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv422p12le
-fate-vmaf-hip-psnr-yuv422p12le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr:enable_mse=true" yuv422p12le 0
+fate-vmaf-hip-psnr-yuv422p12le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr\\\:enable_mse=true" yuv422p12le 0
 
 FATE_FFMPEG += $(FATE_VMAF_HIP-yes)
 fate-vmaf-hip: $(FATE_VMAF_HIP-yes)

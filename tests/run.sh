@@ -1,0 +1,128 @@
+#!/bin/sh
+# Every test of the project; the last line reads "N passed, N failed".
+#
+# Run from the repository root after `make` (make check does both). Uses the
+# full clip and reference set in ../shared when it is there, else the subset
+# the repository carries in tests/data and tests/ref.
+set -u
+
+top=$(pwd)
+build=$top/build
+obj=$build/obj
+ffmpeg=$build/ffmpeg
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+if [ -d "$top/../shared/testdata" ] && [ -d "$top/../shared/reference/fullprecision" ]; then
+    data=$top/../shared/testdata
+    ref=$top/../shared/reference
+else
+    data=$top/tests/data
+    ref=$top/tests/ref
+fi
+echo "Test data: $data"
+echo "Reference: $ref"
+
+# ---- unit tests: the engine against libvmaf's numbers ----
+
+CC=${CC:-cc}
+build_test() {
+    $CC -std=c11 -O2 -I"$top" -I"$obj" -I"$build/src" "$top/tests/$1.c" \
+        "$obj"/libavfilter/vmaf/*.o "$obj/libavutil/libavutil.a" -lm -pthread \
+        -o "$build/$1"
+}
+
+count_results() {
+    # $1: output of a test program whose last line is "N passed, N failed..."
+    p=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+    f=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+    if [ -z "$p" ]; then
+        fail "$2 (did not finish)"
+        return
+    fi
+    grep -E '^(FAIL|SKIP)' "$1"
+    passed=$((passed + p))
+    failed=$((failed + f))
+    echo "$2: $(tail -n1 "$1")"
+}
+
+for t in vmaf_reference_test; do
+    if build_test $t; then
+        "$build/$t" "$data" "$ref/fullprecision" > "$build/$t.log" 2>&1
+        count_results "$build/$t.log" $t
+    else
+        fail "$t (does not compile)"
+    fi
+done
+
+# ---- FATE: metadata of testsrc2 against a blurred copy ----
+
+for t in $(make -s -C "$obj" fate-list SAMPLES= 2>/dev/null | grep '^vmaf-hip-'); do
+    if make -s -C "$obj" "fate-$t" SAMPLES= > "$build/fate-$t.log" 2>&1; then
+        pass "fate-$t"
+    else
+        fail "fate-$t"
+        tail -20 "$build/fate-$t.log"
+    fi
+done
+
+# ---- bad input: non-zero exit and a message that names the problem ----
+
+expect_error() {
+    name=$1 pattern=$2
+    shift 2
+    if "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$build/bad.log" 2>&1; then
+        fail "$name: exited with 0"
+    elif grep -q -- "$pattern" "$build/bad.log"; then
+        pass "$name"
+    else
+        fail "$name: no message matching '$pattern'"
+        tail -5 "$build/bad.log"
+    fi
+}
+
+src="testsrc2=size=320x240:rate=25:duration=0.2"
+expect_error "mismatched size" \
+    "main (distorted) is 320x240 yuv420p, reference is 352x288 yuv420p" \
+    -f lavfi -i "$src" -f lavfi -i "testsrc2=size=352x288:rate=25:duration=0.2" \
+    -lavfi "[0:v]format=yuv420p[d];[1:v]format=yuv420p[r];[d][r]vmaf_hip=model="
+expect_error "mismatched format" \
+    "main (distorted) is 320x240 yuv420p, reference is 320x240 yuv444p10le" \
+    -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v]format=yuv420p[d];[1:v]format=yuv444p10le[r];[d][r]vmaf_hip=model="
+expect_error "unknown pool" "Invalid pool 'harmonic': accepted values are min, mean and harmonic_mean" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:pool=harmonic"
+expect_error "unknown log_fmt" "Invalid log_fmt 'yaml': accepted values are xml, json, csv and sub" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=yaml"
+expect_error "unknown backend" "backend" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=gpu"
+expect_error "unknown feature" "Unknown feature 'nosuch'" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=nosuch"
+expect_error "unknown feature option" "Feature 'psnr' has no option 'enable_luma'" \
+    -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr\\\\:enable_luma=true"
+expect_error "bad feature option value" "Invalid value 'maybe' for option 'enable_chroma' of feature 'psnr'" \
+    -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr\\\\:enable_chroma=maybe"
+expect_error "unwritable log_path" "Cannot open log_path '/nonexistent-dir/vmaf.json' for writing" \
+    -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_path=/nonexistent-dir/vmaf.json"
+
+# ---- logs: the schema of a run through ffmpeg ----
+
+log=$build/check-log.json
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
+       -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json:log_path=$log" \
+       -f null - > "$build/log-run.log" 2>&1 &&
+   grep -q '"version": "3.2.0"' "$log" && grep -q '"frameNum": 4' "$log" &&
+   grep -q '"psnr_y": {' "$log" && grep -q '"aggregate_metrics": {' "$log"; then
+    pass "json log through ffmpeg"
+else
+    fail "json log through ffmpeg"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,345 @@
+/*
+ * Compare the engine with libvmaf 3.2.0's own output, value by value.
+ *
+ * Each case runs the engine over a clip pair from the test data with the
+ * options libvmaf was run with, then reads libvmaf's full-precision JSON
+ * (%.17g) and checks every value whose key matches the case's key prefixes:
+ * present in our results and equal as a double (integer features, PSNR,
+ * VMAF) or within the case's tolerance (float features). A case whose clip
+ * or reference file is absent is skipped, never passed.
+ *
+ * Usage: vmaf_reference_test <testdata-dir> <fullprecision-dir> [filter]
+ * The last line printed is "N passed, N failed, N skipped".
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "libavfilter/vmaf/engine.h"
+#include "libavfilter/vmaf/feature.h"
+#include "libavfilter/vmaf/json.h"
+
+typedef struct Pair {
+    const char *name;       ///< reference file prefix
+    const char *ref, *dis;  ///< clip files
+    int w, h, bpc, ss;      ///< ss: 1 for 4:2:0, 0 for 4:4:4
+    int file_bpc;           ///< depth stored in the file (8: shift up to bpc)
+    int frames;
+} Pair;
+
+static const Pair pairs[] = {
+    { "src01_576x324_3f_8bit",  "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 8, 1, 8, 3 },
+    /* The 10- and 12-bit clips are the 8-bit content shifted left
+     * (testdata README), so they are generated when only the 8-bit
+     * pair is at hand. */
+    { "src01_576x324_3f_10bit", "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 10, 1, 8, 3 },
+    { "src01_576x324_3f_12bit", "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 12, 1, 8, 3 },
+    { "src01_576x324_3f_8bit_identity", "src01_hrc00_576x324_3f.yuv", "src01_hrc00_576x324_3f.yuv", 576, 324, 8, 1, 8, 3 },
+    { "src01_576x324_3f_10bit_identity", "src01_hrc00_576x324_3f.yuv", "src01_hrc00_576x324_3f.yuv", 576, 324, 10, 1, 8, 3 },
+    { "sparks_480x270_5f_10bit", "sparks_ref_480x270.yuv42010le.yuv", "sparks_dis_480x270.yuv42010le.yuv", 480, 270, 10, 1, 10, 5 },
+    { "src01_160x90_48f_8bit", "src01_hrc00_160x90_48f.yuv", "src01_hrc01_160x90_48f.yuv", 160, 90, 8, 1, 8, 48 },
+    { "archer_1920x1080_1f_8bit", "archer_ref_frm20.yuv", "archer_dis_frm20.yuv", 1920, 1080, 8, 1, 8, 1 },
+    { "dark_scene_1920x1080_1f_8bit", "dark_scene_1920x1080_420p_ref.yuv", "dark_scene_1920x1080_420p_dis.yuv", 1920, 1080, 8, 1, 8, 1 },
+    { "hall_352x288_1f_8bit", "hall_cif_frm_0_frm_0.yuv", "hall_plr10_3693_frm_0_frm_0.yuv", 352, 288, 8, 1, 8, 1 },
+    { "akiyo_multiply_352x288_1f_8bit", "refp_akiyo_cif_identity_352x288.yuv", "disp_akiyo_cif_multiply_352x288.yuv", 352, 288, 8, 1, 8, 1 },
+    { "test_image_100007_481x321_444_1f_8bit", "test_image_100007_481x321_444.yuv", "test_image_100007_noisy_481x321_444.yuv", 481, 321, 8, 0, 8, 1 },
+};
+
+typedef struct Run {
+    const char *what;       ///< reference file: <pair>__<what>.json
+    const char *model;      ///< model option ("" for none)
+    const char *features;   ///< feature option
+    int n_subsample;
+    /** '|'-separated key prefixes (output names) to compare. */
+    const char *keys;
+    double tolerance;       ///< 0: bit-exact
+    const char *only_pair;  ///< NULL: every pair with a reference file
+} Run;
+
+static const Run runs[] = {
+    { "vmaf_v0.6.1__fullprec", "", "name=psnr", 1, "psnr_", 0 },
+    { "vmaf_v0.6.1__fullprec__scalarC", "", "name=psnr", 1, "psnr_", 0 },
+    { "opt_psnr_apsnr__fullprec", "", "name=psnr:enable_apsnr=true", 1, "psnr_|apsnr_", 0 },
+    { "opt_psnr_min_sse0.5__fullprec", "", "name=psnr:min_sse=0.5", 1, "psnr_", 0 },
+    { "opt_psnr_mse__fullprec", "", "name=psnr:enable_mse=true", 1, "psnr_|mse_", 0 },
+    { "opt_psnr_no_chroma__fullprec", "", "name=psnr:enable_chroma=false", 1, "psnr_", 0 },
+    { "opt_psnr_reduced_hbd_peak__fullprec", "", "name=psnr:reduced_hbd_peak=true", 1, "psnr_", 0 },
+    { "vmaf_v0.6.1__fullprec", "", "name=motion:debug=true", 1,
+      "integer_motion|VMAF_integer_feature_motion", 0 },
+    { "vmaf_v0.6.1__fullprec", "", "name=vif:debug=true", 1,
+      "integer_vif|VMAF_integer_feature_vif", 0 },
+    { "vmaf_v0.6.1__fullprec__scalarC", "", "name=vif:debug=true", 1,
+      "integer_vif|VMAF_integer_feature_vif", 0 },
+    { "opt_vif_egl1.0__fullprec", "", "name=vif:vif_enhn_gain_limit=1.0", 1, "integer_vif", 0 },
+    { "opt_motion_force_zero__fullprec", "", "name=motion:motion_force_zero=true", 1, "integer_motion", 0 },
+    { "opt_motion_5fw_ma__fullprec", "",
+      "name=motion:motion_five_frame_window=true:motion_moving_average=true", 1, "integer_motion", 0 },
+};
+
+static int nb_passed, nb_failed, nb_skipped;
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long size;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+        goto end;
+    if (!(buf = malloc(size + 1)))
+        goto end;
+    if (fread(buf, 1, size, f) != (size_t)size) {
+        free(buf);
+        buf = NULL;
+        goto end;
+    }
+    buf[size] = 0;
+    *len = size;
+end:
+    fclose(f);
+    return buf;
+}
+
+/* Load frame n of a raw planar file into a w x h picture at p->bpc. */
+static int load_frame(FFVmafPicture *pic, uint8_t **planes, const Pair *p,
+                      const char *path, int n)
+{
+    int cw = p->ss ? (p->w + 1) >> 1 : p->w, ch = p->ss ? (p->h + 1) >> 1 : p->h;
+    int fbytes = p->file_bpc > 8 ? 2 : 1, bytes = p->bpc > 8 ? 2 : 1;
+    size_t plane_w[3] = { p->w, cw, cw }, plane_h[3] = { p->h, ch, ch };
+    size_t frame_size = ((size_t)p->w * p->h + 2 * (size_t)cw * ch) * fbytes;
+    FILE *f = fopen(path, "rb");
+    uint8_t *raw;
+    size_t off = 0;
+
+    if (!f)
+        return AVERROR(ENOENT);
+    raw = malloc(frame_size);
+    if (!raw || fseek(f, (long)(frame_size * n), SEEK_SET) ||
+        fread(raw, 1, frame_size, f) != frame_size) {
+        free(raw);
+        fclose(f);
+        return AVERROR(EIO);
+    }
+    fclose(f);
+
+    pic->bpc = p->bpc;
+    for (int i = 0; i < 3; i++) {
+        size_t count = plane_w[i] * plane_h[i];
+        av_freep(&planes[i]);
+        planes[i] = av_malloc(count * bytes);
+        for (size_t k = 0; k < count; k++) {
+            unsigned v = fbytes == 2 ? raw[off + 2 * k] | raw[off + 2 * k + 1] << 8
+                                     : raw[off + k];
+            v <<= p->bpc - p->file_bpc;
+            if (bytes == 2)
+                ((uint16_t *)planes[i])[k] = v;
+            else
+                planes[i][k] = v;
+        }
+        off += count * fbytes;
+        pic->data[i]     = planes[i];
+        pic->linesize[i] = plane_w[i] * bytes;
+        /* libvmaf's chroma planes are rounded down: the top-left block. */
+        pic->w[i] = i ? p->w >> p->ss : p->w;
+        pic->h[i] = i ? p->h >> p->ss : p->h;
+    }
+    free(raw);
+    return 0;
+}
+
+static int key_selected(const char *key, const char *prefixes)
+{
+    const char *p = prefixes;
+    while (*p) {
+        size_t n = strcspn(p, "|");
+        if (!strncmp(key, p, n))
+            return 1;
+        p += n + !!p[n];
+    }
+    return 0;
+}
+
+static int find_result(const FFVmafFeatureCollector *fc, const char *ref_key)
+{
+    const char *want = ff_vmaf_feature_alias(ref_key);
+    for (int k = 0; k < ff_vmaf_collector_nb_keys(fc); k++)
+        if (!strcmp(ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)), want))
+            return k;
+    return -1;
+}
+
+static int values_match(double got, double want, double tol)
+{
+    if (isnan(want))
+        return isnan(got);
+    if (tol == 0.0)
+        return got == want;
+    return fabs(got - want) <= tol;
+}
+
+static const FFVmafJson *frame_values(const FFVmafJson *frame)
+{
+    const FFVmafJson *m = ff_vmaf_json_get(frame, "metrics");
+    return m ? m : frame;
+}
+
+static void run_case(const char *data_dir, const char *ref_dir,
+                     const Pair *p, const Run *r)
+{
+    char path[4096], ref_path[2][4096], err[256];
+    FFVmafJsonDoc *doc = NULL;
+    FFVmafEngine *e = NULL;
+    const FFVmafJson *frames, *agg;
+    const FFVmafFeatureCollector *fc;
+    FFVmafGeometry geo = { p->w, p->h, p->bpc, p->ss, p->ss };
+    uint8_t *planes[2][3] = { { 0 } };
+    size_t len;
+    char *json;
+    int compared = 0, mismatched = 0, missing = 0, ret;
+
+    snprintf(path, sizeof(path), "%s/%s__%s.json", ref_dir, p->name, r->what);
+    if (!(json = read_file(path, &len)))
+        return;
+    snprintf(ref_path[0], sizeof(ref_path[0]), "%s/%s", data_dir, p->ref);
+    snprintf(ref_path[1], sizeof(ref_path[1]), "%s/%s", data_dir, p->dis);
+    {
+        FILE *a = fopen(ref_path[0], "rb"), *b = fopen(ref_path[1], "rb");
+        if (!a || !b) {
+            if (a) fclose(a);
+            if (b) fclose(b);
+            printf("SKIP %s__%s [%s]: clips not found\n", p->name, r->what, r->features);
+            nb_skipped++;
+            free(json);
+            return;
+        }
+        fclose(a);
+        fclose(b);
+    }
+
+    if (ff_vmaf_json_parse(&doc, json, len, FF_VMAF_JSON_DEFAULT_MAX_DEPTH, err, sizeof(err)) < 0) {
+        printf("FAIL %s: %s\n", path, err);
+        nb_failed++;
+        free(json);
+        return;
+    }
+
+    if ((ret = ff_vmaf_engine_alloc(&e, NULL)) < 0 ||
+        (ret = ff_vmaf_engine_parse_models(e, r->model)) < 0 ||
+        (ret = ff_vmaf_engine_parse_features(e, r->features)) < 0 ||
+        (ret = ff_vmaf_engine_configure(e, &geo, 1, r->n_subsample)) < 0)
+        goto fail;
+    for (int n = 0; n < p->frames; n++) {
+        FFVmafPicture ref, dis;
+        if ((ret = load_frame(&ref, planes[0], p, ref_path[0], n)) < 0 ||
+            (ret = load_frame(&dis, planes[1], p, ref_path[1], n)) < 0 ||
+            (ret = ff_vmaf_engine_push(e, &ref, &dis)) < 0)
+            goto fail;
+    }
+    if ((ret = ff_vmaf_engine_flush(e)) < 0)
+        goto fail;
+    fc = ff_vmaf_engine_results(e);
+
+    frames = ff_vmaf_json_get(ff_vmaf_json_root(doc), "frames");
+    for (int i = 0; frames && i < frames->nb_items; i++) {
+        const FFVmafJson *fr = &frames->items[i], *vals = frame_values(fr);
+        const FFVmafJson *num = ff_vmaf_json_get(fr, "frameNum");
+        unsigned index = num ? (unsigned)num->number : (unsigned)i;
+        for (int k = 0; k < vals->nb_items; k++) {
+            const FFVmafJson *v = &vals->items[k];
+            const char *key = ff_vmaf_feature_alias(v->key);
+            int idx;
+            double got;
+            if (!strcmp(v->key, "frameNum") || !key_selected(key, r->keys))
+                continue;
+            idx = find_result(fc, v->key);
+            if (idx < 0 || ff_vmaf_collector_read_at(fc, idx, index, &got) < 0) {
+                if (missing++ < 5)
+                    printf("  missing %s of frame %u\n", key, index);
+                continue;
+            }
+            compared++;
+            if (!values_match(got, v->type == FF_VMAF_JSON_NUMBER ? v->number : NAN,
+                              r->tolerance)) {
+                if (mismatched++ < 5)
+                    printf("  %s frame %u: got %.17g, libvmaf %.17g\n",
+                           key, index, got, v->number);
+            }
+        }
+    }
+    agg = ff_vmaf_json_get(ff_vmaf_json_root(doc), "aggregate_metrics");
+    for (int k = 0; agg && k < agg->nb_items; k++) {
+        const FFVmafJson *v = &agg->items[k];
+        double got = NAN;
+        int found = 0;
+        if (!key_selected(v->key, r->keys))
+            continue;
+        for (int a = 0; a < ff_vmaf_collector_nb_aggregates(fc); a++) {
+            double val;
+            if (!strcmp(ff_vmaf_collector_aggregate(fc, a, &val), v->key)) {
+                got = val;
+                found = 1;
+            }
+        }
+        if (!found) {
+            missing++;
+            printf("  missing aggregate %s\n", v->key);
+            continue;
+        }
+        compared++;
+        if (!values_match(got, v->number, r->tolerance) && mismatched++ < 5)
+            printf("  aggregate %s: got %.17g, libvmaf %.17g\n", v->key, got, v->number);
+    }
+
+    if (!compared || mismatched || missing) {
+        printf("FAIL %s__%s [%s]: %d values compared, %d differ, %d missing\n",
+               p->name, r->what, r->features, compared, mismatched, missing);
+        nb_failed++;
+    } else {
+        printf("PASS %s__%s [%s]: %d values %s\n", p->name, r->what, r->features,
+               compared, r->tolerance ? "within tolerance" : "bit-exact");
+        nb_passed++;
+    }
+    goto end;
+fail:
+    printf("FAIL %s__%s [%s]: engine error %s\n", p->name, r->what, r->features,
+           av_err2str(ret));
+    nb_failed++;
+end:
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            av_freep(&planes[i][j]);
+    ff_vmaf_engine_free(&e);
+    ff_vmaf_json_free(&doc);
+    free(json);
+}
+
+int main(int argc, char **argv)
+{
+    const char *filter = argc > 3 ? argv[3] : NULL;
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s <testdata-dir> <fullprecision-dir> [filter]\n", argv[0]);
+        return 2;
+    }
+    av_log_set_level(AV_LOG_ERROR);
+    for (int r = 0; r < (int)(sizeof(runs) / sizeof(runs[0])); r++)
+        for (int p = 0; p < (int)(sizeof(pairs) / sizeof(pairs[0])); p++) {
+            if (runs[r].only_pair && strcmp(runs[r].only_pair, pairs[p].name))
+                continue;
+            if (filter && !strstr(pairs[p].name, filter) && !strstr(runs[r].what, filter) &&
+                !strstr(runs[r].features, filter))
+                continue;
+            run_case(argv[1], argv[2], &pairs[p], &runs[r]);
+        }
+    printf("%d passed, %d failed, %d skipped\n", nb_passed, nb_failed, nb_skipped);
+    return nb_failed ? 1 : 0;
+}
