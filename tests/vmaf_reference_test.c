@@ -77,6 +77,41 @@ static const Run runs[] = {
     { "vmaf_v0.6.1__fullprec__scalarC", "", "name=vif:debug=true", 1,
       "integer_vif|VMAF_integer_feature_vif", 0 },
     { "opt_vif_egl1.0__fullprec", "", "name=vif:vif_enhn_gain_limit=1.0", 1, "integer_vif", 0 },
+    { "vmaf_v0.6.1__fullprec", "", "name=adm:debug=true", 1, "integer_adm|VMAF_integer_feature_a", 0 },
+    { "vmaf_v0.6.1__fullprec__scalarC", "", "name=adm:debug=true", 1, "integer_adm|VMAF_integer_feature_a", 0 },
+    { "opt_adm_egl1.2__fullprec__scalarC", "", "name=adm:adm_enhn_gain_limit=1.2", 1, "integer_adm|integer_aim", 0 },
+    { "model_vmaf_v1.0.16_3d0h__fullprec", "",
+      "name=adm:adm_csf_mode=2:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_dlm_weight=0.7:adm_min_val=0.5",
+      1, "integer_adm|integer_aim", 0 },
+    /* VMAF with every feature it uses, debug values included. */
+    { "vmaf_v0.6.1__fullprec", "version=vmaf_v0.6.1",
+      "name=adm:debug=true|name=motion:debug=true|name=vif:debug=true|name=psnr", 1,
+      "integer_|VMAF_integer|psnr_|vmaf", 0 },
+    { "vmaf_v0.6.1__fullprec__scalarC", "version=vmaf_v0.6.1",
+      "name=adm:debug=true|name=motion:debug=true|name=vif:debug=true|name=psnr", 1,
+      "integer_|VMAF_integer|psnr_|vmaf", 0 },
+    /* libvmaf's 6-decimal CLI logs: the printed digits must be the same. */
+    { "vmaf_v0.6.1", "version=vmaf_v0.6.1", "name=psnr", 1, "integer_|VMAF_integer|psnr_|vmaf", -1 },
+    { "vmaf_v0.6.1neg", "version=vmaf_v0.6.1neg", "", 1, "integer_|VMAF_integer|vmaf", -1 },
+    { "vmaf_4k_v0.6.1", "version=vmaf_4k_v0.6.1", "", 1, "integer_|VMAF_integer|vmaf", -1 },
+    { "model_vmaf_v0.6.1_disable_clip__fullprec", "version=vmaf_v0.6.1:disable_clip=true", "", 1,
+      "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_v0.6.1_enable_transform__fullprec", "version=vmaf_v0.6.1:enable_transform=true", "", 1,
+      "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_v0.6.1_enable_transform_disable_clip__fullprec",
+      "version=vmaf_v0.6.1:enable_transform=true:disable_clip=true", "", 1, "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_v0.6.1_egl1__fullprec",
+      "version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0:adm.adm_enhn_gain_limit=1.0", "", 1,
+      "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_v0.6.1_from_path__fullprec", "path=models/vmaf_v0.6.1.json", "", 1,
+      "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_b_v0.6.3__fullprec", "version=vmaf_b_v0.6.3", "", 1, "integer_|VMAF_integer|vmaf", 0 },
+    { "model_vmaf_4k_v0.6.1neg__fullprec", "version=vmaf_4k_v0.6.1neg", "", 1, "integer_|VMAF_integer|vmaf", 0 },
+    { "model_two_models__fullprec", "version=vmaf_v0.6.1:name=vmaf|version=vmaf_v0.6.1neg:name=vmaf_neg", "",
+      1, "integer_|VMAF_integer|vmaf", 0 },
+    { "opt_subsample1__fullprec", "version=vmaf_v0.6.1", "name=psnr", 1, "integer_|VMAF_integer|psnr_|vmaf", 0 },
+    { "opt_subsample2__fullprec", "version=vmaf_v0.6.1", "name=psnr", 2, "integer_|VMAF_integer|psnr_|vmaf", 0 },
+    { "opt_subsample5__fullprec", "version=vmaf_v0.6.1", "name=psnr", 5, "integer_|VMAF_integer|psnr_|vmaf", 0 },
     { "opt_motion_force_zero__fullprec", "", "name=motion:motion_force_zero=true", 1, "integer_motion", 0 },
     { "opt_motion_5fw_ma__fullprec", "",
       "name=motion:motion_five_frame_window=true:motion_moving_average=true", 1, "integer_motion", 0 },
@@ -177,13 +212,20 @@ static int find_result(const FFVmafFeatureCollector *fc, const char *ref_key)
     return -1;
 }
 
-static int values_match(double got, double want, double tol)
+#include "libavfilter/vmaf/output.h"
+
+static int values_match(double got, const FFVmafJson *want, double tol)
 {
-    if (isnan(want))
-        return isnan(got);
+    if (want->type != FF_VMAF_JSON_NUMBER)
+        return !isfinite(got);
+    if (tol < 0) {
+        char num[64];
+        ff_vmaf_format_value(num, sizeof(num), got);
+        return !strcmp(num, want->str);
+    }
     if (tol == 0.0)
-        return got == want;
-    return fabs(got - want) <= tol;
+        return got == want->number;
+    return fabs(got - want->number) <= tol;
 }
 
 static const FFVmafJson *frame_values(const FFVmafJson *frame)
@@ -267,11 +309,26 @@ static void run_case(const char *data_dir, const char *ref_dir,
                 continue;
             }
             compared++;
-            if (!values_match(got, v->type == FF_VMAF_JSON_NUMBER ? v->number : NAN,
-                              r->tolerance)) {
+            if (!values_match(got, v, r->tolerance)) {
                 if (mismatched++ < 5)
                     printf("  %s frame %u: got %.17g, libvmaf %.17g\n",
                            key, index, got, v->number);
+            }
+        }
+    }
+    /* Frames libvmaf did not write (n_subsample) must have no values. */
+    for (unsigned n = 0; frames && n < (unsigned)p->frames; n++) {
+        int listed = 0;
+        for (int i = 0; i < frames->nb_items; i++) {
+            const FFVmafJson *num = ff_vmaf_json_get(&frames->items[i], "frameNum");
+            listed |= (num ? (unsigned)num->number : (unsigned)i) == n;
+        }
+        for (int k = 0; !listed && k < ff_vmaf_collector_nb_keys(fc); k++) {
+            double got;
+            const char *key = ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k));
+            if (!strcmp(key, "vmaf") && ff_vmaf_collector_read_at(fc, k, n, &got) >= 0) {
+                printf("  frame %u has a score libvmaf did not write\n", n);
+                mismatched++;
             }
         }
     }
@@ -295,17 +352,19 @@ static void run_case(const char *data_dir, const char *ref_dir,
             continue;
         }
         compared++;
-        if (!values_match(got, v->number, r->tolerance) && mismatched++ < 5)
+        if (!values_match(got, v, r->tolerance) && mismatched++ < 5)
             printf("  aggregate %s: got %.17g, libvmaf %.17g\n", v->key, got, v->number);
     }
 
     if (!compared || mismatched || missing) {
-        printf("FAIL %s__%s [%s]: %d values compared, %d differ, %d missing\n",
-               p->name, r->what, r->features, compared, mismatched, missing);
+        printf("FAIL %s__%s [%s %s]: %d values compared, %d differ, %d missing\n",
+               p->name, r->what, r->model, r->features, compared, mismatched, missing);
         nb_failed++;
     } else {
-        printf("PASS %s__%s [%s]: %d values %s\n", p->name, r->what, r->features,
-               compared, r->tolerance ? "within tolerance" : "bit-exact");
+        printf("PASS %s__%s [%s%s%s]: %d values %s\n", p->name, r->what, r->model,
+               *r->model && *r->features ? " + " : "", r->features, compared,
+               r->tolerance < 0 ? "print the same" :
+               r->tolerance ? "within tolerance" : "bit-exact");
         nb_passed++;
     }
     goto end;
@@ -336,7 +395,7 @@ int main(int argc, char **argv)
             if (runs[r].only_pair && strcmp(runs[r].only_pair, pairs[p].name))
                 continue;
             if (filter && !strstr(pairs[p].name, filter) && !strstr(runs[r].what, filter) &&
-                !strstr(runs[r].features, filter))
+                !strstr(runs[r].features, filter) && !strstr(runs[r].model, filter))
                 continue;
             run_case(argv[1], argv[2], &pairs[p], &runs[r]);
         }

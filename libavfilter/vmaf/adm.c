@@ -46,7 +46,7 @@
  * (the masking mirror reads index 1). */
 #define ADM_MIN_SIZE 17
 
-/* Rows of one-row scratch used per call; see AdmRows. */
+/* Rows of one-row scratch used per call; see ADMRows. */
 enum {
     ROW_LO, ROW_HI = ROW_LO + 2, ROW_BAND = ROW_HI + 2,
     ROW_BAND_A = ROW_BAND + 6, ROW_DECOUPLE = ROW_BAND_A + 2,
@@ -93,10 +93,10 @@ typedef struct ADMContext {
 } ADMContext;
 
 /* One row of scratch per call, every row wide enough for any type. */
-typedef struct AdmRows {
+typedef struct ADMRows {
     uint8_t *base;
     size_t stride;
-} AdmRows;
+} ADMRows;
 
 typedef struct ADMScaleResult {
     float num, den, aim;
@@ -365,7 +365,7 @@ static int adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static void *row_at(const AdmRows *rows, int idx)
+static void *row_at(const ADMRows *rows, int idx)
 {
     return rows->base + rows->stride * idx;
 }
@@ -402,7 +402,7 @@ static float adm_noise(const ADMContext *s, const ADMScaleGeom *g)
  * Scale 0: int16 bands. With bands_only, only band_a is produced (the
  * input of scale 1), as libvmaf does for adm_skip_scale0.
  */
-static void adm_scale0(const ADMContext *s, const AdmRows *rows,
+static void adm_scale0(const ADMContext *s, const ADMRows *rows,
                        const FFVmafPicture *const pic[2], int16_t *band_a[2],
                        int bands_only, ADMScaleResult *res)
 {
@@ -549,7 +549,7 @@ static void adm_scale0(const ADMContext *s, const AdmRows *rows,
 }
 
 /* Scales 1..3: int32 bands. */
-static void adm_scale123(const ADMContext *s, const AdmRows *rows, int sc,
+static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                          const void *const in_a[2], int32_t *band_a[2],
                          ADMScaleResult *res)
 {
@@ -710,8 +710,8 @@ static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
                      unsigned index, const ADMScaleResult *res)
 {
     const ADMContext *s = f->priv;
-    double num = 0.0, den = 0.0, aim_num = 0.0, adm2, aim, adm3, dlm_part;
-    volatile double dlm_term;
+    double num = 0.0, den = 0.0, aim_num = 0.0, adm2, aim, adm3;
+    volatile double dlm_term, aim_term;
     int ret;
 
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
@@ -725,11 +725,11 @@ static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
         den = 0.0;
     adm2 = den == 0.0 ? 1.0 : num / den;
     aim  = aim_num / den;
-    /* Kept as two separately rounded products, as in libvmaf, even where
-     * the compiler would fuse them. */
+    /* Two separately rounded products, as in libvmaf, even on targets
+     * where the compiler would fuse a product into the sum. */
     dlm_term = adm2 * s->dlm_weight;
-    dlm_part = (1.0 - aim) * (1.0 - s->dlm_weight);
-    adm3 = FFMAX(dlm_term + dlm_part, s->min_val);
+    aim_term = (1.0 - aim) * (1.0 - s->dlm_weight);
+    adm3 = FFMAX(dlm_term + aim_term, s->min_val);
 
     ret = ff_vmaf_feature_write(f, fc, "VMAF_integer_feature_adm2_score", index, adm2);
     if (ret >= 0)
@@ -770,7 +770,7 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     ADMScaleResult res[FF_VMAF_ADM_SCALES];
     int16_t *band_a0[2];
     int32_t *band_a1[2], *band_a2[2], *band_a3[2] = { NULL, NULL };
-    AdmRows rows;
+    ADMRows rows;
     uint8_t *buf;
     int ret;
 

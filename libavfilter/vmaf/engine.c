@@ -231,7 +231,6 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     e->step = n_subsample ? n_subsample : 1;
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        e->delay = FFMAX(e->delay, f->ex->frame_delay);
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
             /* Close the ones already initialised; free() skips them. */
             for (int j = 0; j < i; j++)
@@ -241,6 +240,8 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
         }
     }
     e->configured = 1;
+    for (int i = 0; i < e->nb_features; i++)
+        e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
 
     if (n_threads != 1) {
         ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,

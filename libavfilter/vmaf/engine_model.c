@@ -19,45 +19,160 @@
 
 /**
  * @file
- * Models inside the engine: which features they pull in, and their
- * per-frame scores once every input of a frame is final.
+ * Models inside the engine: the features each pulls in, and its per-frame
+ * scores once every input of a frame is final.
  */
 
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/dict.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
+#include "libavutil/mem.h"
 
 #include "engine_internal.h"
+#include "model.h"
 
-static int add_model_entry(FFVmafEngine *e, AVDictionary *entry)
+typedef struct EngineModel {
+    FFVmafModel *model;
+    int nb_inputs, nb_outputs;
+    char (*input_keys)[256];    ///< collector key of each model input
+    double *inputs, *outputs;
+} EngineModel;
+
+static void free_model(EngineModel **pm)
 {
-    av_log(e->log_ctx, AV_LOG_ERROR,
-           "VMAF models are not implemented yet. Set model='' and ask for "
-           "features with the feature option instead.\n");
-    return AVERROR_PATCHWELCOME;
+    EngineModel *m = *pm;
+    if (!m)
+        return;
+    ff_vmaf_model_free(&m->model);
+    av_free(m->input_keys);
+    av_free(m->inputs);
+    av_free(m->outputs);
+    av_freep(pm);
+}
+
+static int add_model_entry(FFVmafEngine *e, const char *entry)
+{
+    EngineModel *m;
+    int ret;
+
+    if (e->nb_models == MAX_MODELS) {
+        av_log(e->log_ctx, AV_LOG_ERROR, "Too many models (at most %d).\n", MAX_MODELS);
+        return AVERROR(EINVAL);
+    }
+    if (!(m = av_mallocz(sizeof(*m))))
+        return AVERROR(ENOMEM);
+    if ((ret = ff_vmaf_model_open(&m->model, entry, e->log_ctx)) < 0)
+        goto fail;
+
+    m->nb_inputs  = ff_vmaf_model_nb_inputs(m->model);
+    m->nb_outputs = ff_vmaf_model_nb_outputs(m->model);
+    m->input_keys = av_calloc(FFMAX(m->nb_inputs, 1), sizeof(*m->input_keys));
+    m->inputs     = av_calloc(FFMAX(m->nb_inputs, 1), sizeof(*m->inputs));
+    m->outputs    = av_calloc(FFMAX(m->nb_outputs, 1), sizeof(*m->outputs));
+    if (!m->input_keys || !m->inputs || !m->outputs) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+
+    /* A model pulls in its features, with the options it gives them. */
+    for (int j = 0; j < m->nb_inputs; j++) {
+        const FFVmafModelInput *in = ff_vmaf_model_input(m->model, j);
+        AVDictionary *opts = NULL;
+        FFVmafFeature *f;
+
+        if (in->opts && *in->opts &&
+            (ret = av_dict_parse_string(&opts, in->opts, "=", ":", 0)) < 0)
+            goto fail;
+        ret = ff_vmaf_engine_add_feature_instance(e, in->extractor, opts, &f);
+        av_dict_free(&opts);
+        if (ret < 0) {
+            av_log(e->log_ctx, AV_LOG_ERROR,
+                   "Model '%s' needs feature '%s' (extractor '%s'), which is not available.\n",
+                   ff_vmaf_model_name(m->model), in->feature, in->extractor);
+            goto fail;
+        }
+        ff_vmaf_feature_key(f, in->feature, m->input_keys[j], sizeof(m->input_keys[j]));
+    }
+    e->models[e->nb_models++] = m;
+    return 0;
+fail:
+    free_model(&m);
+    return ret;
 }
 
 int ff_vmaf_engine_add_model(FFVmafEngine *e, const char *spec)
 {
-    return ff_vmaf_engine_parse_list(e, spec, add_model_entry);
+    return add_model_entry(e, spec);
 }
 
 int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list)
 {
-    return ff_vmaf_engine_parse_list(e, list, add_model_entry);
+    char *copy, *saveptr = NULL, *entry;
+    int ret = 0;
+
+    if (!list || !*list)
+        return 0;
+    if (!(copy = av_strdup(list)))
+        return AVERROR(ENOMEM);
+    for (entry = av_strtok(copy, "|", &saveptr); entry && ret >= 0;
+         entry = av_strtok(NULL, "|", &saveptr))
+        ret = add_model_entry(e, entry);
+    av_free(copy);
+    return ret;
 }
 
 int ff_vmaf_engine_configure_models(FFVmafEngine *e)
 {
+    for (int i = 0; i < e->nb_models; i++)
+        ff_vmaf_model_describe(e->models[i]->model, e->log_ctx, AV_LOG_VERBOSE);
+    return 0;
+}
+
+static int score_frame(FFVmafEngine *e, EngineModel *m, unsigned index)
+{
+    int ret;
+
+    for (int j = 0; j < m->nb_inputs; j++) {
+        if (ff_vmaf_collector_read(e->fc, m->input_keys[j], index, &m->inputs[j]) < 0) {
+            av_log(e->log_ctx, AV_LOG_ERROR,
+                   "Model '%s': feature '%s' of frame %u is missing.\n",
+                   ff_vmaf_model_name(m->model), m->input_keys[j], index);
+            return AVERROR_BUG;
+        }
+    }
+    if ((ret = ff_vmaf_model_predict(m->model, m->inputs, m->nb_inputs, m->outputs)) < 0)
+        return ret;
+    for (int k = 0; k < m->nb_outputs; k++)
+        if ((ret = ff_vmaf_collector_write(e->fc, ff_vmaf_model_output_key(m->model, k),
+                                           index, m->outputs[k])) < 0)
+            return ret;
     return 0;
 }
 
 int ff_vmaf_engine_score_models(FFVmafEngine *e)
 {
+    unsigned done = ff_vmaf_engine_nb_done(e);
+    int ret;
+
+    for (; e->nb_model_scored < done; e->nb_model_scored++) {
+        unsigned index = e->nb_model_scored;
+        if (!ff_vmaf_engine_is_scored(e, index))
+            continue;
+        for (int i = 0; i < e->nb_models; i++)
+            if ((ret = score_frame(e, e->models[i], index)) < 0)
+                return ret;
+    }
     return 0;
 }
 
 void ff_vmaf_engine_free_models(FFVmafEngine *e)
 {
+    for (int i = 0; i < e->nb_models; i++)
+        free_model(&e->models[i]);
+    e->nb_models = 0;
 }
 
 int ff_vmaf_engine_nb_models(const FFVmafEngine *e)
@@ -67,5 +182,7 @@ int ff_vmaf_engine_nb_models(const FFVmafEngine *e)
 
 const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i)
 {
-    return NULL;
+    if (i < 0 || i >= e->nb_models)
+        return NULL;
+    return ff_vmaf_model_output_key(e->models[i]->model, 0);
 }

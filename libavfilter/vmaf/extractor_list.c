@@ -32,11 +32,13 @@
 extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 extern const FFVmafExtractor ff_vmaf_extractor_motion;
 extern const FFVmafExtractor ff_vmaf_extractor_vif;
+extern const FFVmafExtractor ff_vmaf_extractor_adm;
 
 static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_psnr,
     &ff_vmaf_extractor_motion,
     &ff_vmaf_extractor_vif,
+    &ff_vmaf_extractor_adm,
 };
 
 const FFVmafExtractor *ff_vmaf_extractor_find(const char *name)

@@ -243,8 +243,9 @@ int ff_vmaf_feature_alloc(FFVmafFeature **pf, const FFVmafExtractor *ex,
     f = av_mallocz(sizeof(*f));
     if (!f)
         return AVERROR(ENOMEM);
-    f->ex      = ex;
-    f->log_ctx = log_ctx;
+    f->ex          = ex;
+    f->log_ctx     = log_ctx;
+    f->frame_delay = ex->frame_delay;
     f->priv    = av_mallocz(ex->priv_size ? ex->priv_size : 1);
     if (!f->priv) {
         ret = AVERROR(ENOMEM);

@@ -101,6 +101,8 @@ struct FFVmafFeature {
     void *priv;                 ///< ex->priv_size bytes, options at their offsets
     /** "" or the suffix of non-default feature parameters, e.g. "_egl_1". */
     char suffix[256];
+    /** ex->frame_delay, or less for this configuration (set by init). */
+    int frame_delay;
     void *log_ctx;
 };
 

@@ -107,6 +107,9 @@ static int motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     s->bpc    = geo->bpc;
     s->m0     = s->stride = s->five_frame_window ? 2 : 1;
     s->ref_linesize = (ptrdiff_t)s->w * bytes;
+    /* motion2/motion3 of frame i are known once frame i + stride is in
+     * (sad of the next frame; with mffw, frame 0 waits for frame 2). */
+    f->frame_delay = s->force_zero ? 0 : s->m0;
 
     if (s->force_zero)
         return 0;
