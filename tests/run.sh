@@ -49,14 +49,20 @@ count_results() {
     echo "$2: $(tail -n1 "$1")"
 }
 
-for t in vmaf_reference_test; do
+run_unit() {
+    t=$1
+    shift
     if build_test $t; then
-        "$build/$t" "$data" "$ref/fullprecision" > "$build/$t.log" 2>&1
+        "$build/$t" "$@" > "$build/$t.log" 2>&1
         count_results "$build/$t.log" $t
     else
         fail "$t (does not compile)"
     fi
-done
+}
+format_dir=$ref
+[ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
+run_unit vmaf_reference_test "$data" "$ref/fullprecision"
+run_unit log_format_test "$data" "$format_dir" "$build"
 
 # ---- FATE: metadata of testsrc2 against a blurred copy ----
 

@@ -115,6 +115,11 @@ static const Run runs[] = {
     { "opt_motion_force_zero__fullprec", "", "name=motion:motion_force_zero=true", 1, "integer_motion", 0 },
     { "opt_motion_5fw_ma__fullprec", "",
       "name=motion:motion_five_frame_window=true:motion_moving_average=true", 1, "integer_motion", 0 },
+#include "ref_runs_ssim.h"
+#include "ref_runs_cambi.h"
+#include "ref_runs_psnr_hvs_ciede.h"
+#include "ref_runs_speed.h"
+#include "ref_runs_float.h"
 };
 
 static int nb_passed, nb_failed, nb_skipped;

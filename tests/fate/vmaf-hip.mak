@@ -15,5 +15,18 @@ fate-vmaf-hip-psnr-yuv444p10le: CMD = refcmp_metadata "vmaf_hip=model=:feature=n
 FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-psnr-yuv422p12le
 fate-vmaf-hip-psnr-yuv422p12le: CMD = refcmp_metadata "vmaf_hip=model=:feature=name=psnr\\\:enable_mse=true" yuv422p12le 0
 
+# VMAF with the default model (vmaf_v0.6.1), every feature it uses attached.
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-vmaf-yuv420p
+fate-vmaf-hip-vmaf-yuv420p: CMD = refcmp_metadata vmaf_hip yuv420p 0
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-vmaf-yuv420p10le
+fate-vmaf-hip-vmaf-yuv420p10le: CMD = refcmp_metadata vmaf_hip yuv420p10le 0
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-neg-yuv444p
+fate-vmaf-hip-neg-yuv444p: CMD = refcmp_metadata "vmaf_hip=model=version=vmaf_v0.6.1neg" yuv444p 0
+
+FATE_VMAF_HIP-$(call ALLYES, $(VMAF_HIP_REFCMP_DEPS)) += fate-vmaf-hip-subsample-yuv422p
+fate-vmaf-hip-subsample-yuv422p: CMD = refcmp_metadata "vmaf_hip=n_subsample=2:n_threads=2" yuv422p 0
+
 FATE_FFMPEG += $(FATE_VMAF_HIP-yes)
 fate-vmaf-hip: $(FATE_VMAF_HIP-yes)

@@ -1,0 +1,1 @@
+/* Reference runs of the ssim extractors: entries of runs[] in vmaf_reference_test.c. */
