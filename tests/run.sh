@@ -66,12 +66,14 @@ run_unit log_format_test "$data" "$format_dir" "$build"
 
 # ---- FATE: metadata of testsrc2 against a blurred copy ----
 
-for t in $(make -s -C "$obj" fate-list SAMPLES= 2>/dev/null | grep '^vmaf-hip-'); do
-    if make -s -C "$obj" "fate-$t" SAMPLES= > "$build/fate-$t.log" 2>&1; then
-        pass "fate-$t"
+fate_tests=$(make -s -C "$obj" fate-list SAMPLES= 2>/dev/null | grep '^fate-vmaf-hip-')
+[ -n "$fate_tests" ] || fail "FATE: no fate-vmaf-hip-* test is registered"
+for t in $fate_tests; do
+    if make -s -C "$obj" "$t" SAMPLES= > "$build/$t.log" 2>&1; then
+        pass "$t"
     else
-        fail "fate-$t"
-        tail -20 "$build/fate-$t.log"
+        fail "$t"
+        tail -20 "$build/$t.log"
     fi
 done
 
