@@ -1,0 +1,53 @@
+#!/bin/sh
+# Frames per second of vmaf_hip (VMAF, model vmaf_v0.6.1) on the CPU at
+# 576x324, 1080p and 4K, with 1 and 2 threads, and on the GPU when asked.
+#
+#   tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
+#
+# Inputs are generated once into build/bench as raw yuv420p (testsrc2 and a
+# blurred, noisy copy), so decoding costs nothing. Two numbers per run:
+# "engine fps" is what the log reports (first frame in to last score out),
+# "wall fps" includes reading the files. Results go to stdout as a table.
+set -eu
+
+ffmpeg=${1:-build/ffmpeg}
+extra=${2:-}
+dir=build/bench
+mkdir -p "$dir"
+
+gen() { # name size frames
+    [ -f "$dir/$1_ref.yuv" ] && return 0
+    "$ffmpeg" -nostdin -loglevel error -f lavfi -i "testsrc2=size=$2:rate=25" -frames:v "$3" \
+        -pix_fmt yuv420p -f rawvideo "$dir/$1_ref.yuv"
+    "$ffmpeg" -nostdin -loglevel error -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_ref.yuv" \
+        -vf "avgblur=2,noise=alls=8:allf=t" -pix_fmt yuv420p -f rawvideo "$dir/$1_dis.yuv"
+}
+
+run() { # name size frames threads
+    opts="n_threads=$4:log_fmt=json:log_path=$dir/log.json"
+    [ -n "$extra" ] && opts="$opts:$extra"
+    start=$(date +%s.%N)
+    "$ffmpeg" -nostdin -loglevel error \
+        -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_dis.yuv" \
+        -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_ref.yuv" \
+        -lavfi "[0:v][1:v]vmaf_hip=$opts" -f null -
+    end=$(date +%s.%N)
+    engine=$(sed -n 's/^  "fps": \([0-9.]*\),/\1/p' "$dir/log.json")
+    score=$(sed -n '/"vmaf": {/,/}/s/^ *"mean": \([0-9.]*\),*/\1/p' "$dir/log.json")
+    wall=$(awk -v n="$3" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')
+    printf '| %-9s | %6s | %7s | %10.2f | %8.2f | %s |\n' "$2" "$3" "$4" "$engine" "$wall" "$score"
+}
+
+gen 576x324 576x324 60
+gen 1080p 1920x1080 30
+gen 4k 3840x2160 10
+
+echo "ffmpeg: $ffmpeg; options: ${extra:-backend=auto}; $(nproc) CPUs: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+echo
+echo "| size      | frames | threads | engine fps | wall fps | VMAF mean |"
+echo "|-----------|--------|---------|------------|----------|-----------|"
+for t in 1 2; do
+    run 576x324 576x324 60 $t
+    run 1080p 1920x1080 30 $t
+    run 4k 3840x2160 10 $t
+done
