@@ -34,7 +34,14 @@ CONFIGURE_FLAGS = \
     --enable-muxer=null,rawvideo,framecrc,framemd5,md5,crc,yuv4mpegpipe \
     --enable-filter=vmaf_hip,avgblur,noise,testsrc,testsrc2,color,nullsrc,format,scale,metadata,null,split,trim,setpts,showinfo,psnr,ssim,vmafmotion,crop \
     $(if $(shell command -v nasm 2>/dev/null),,--disable-x86asm) \
+    --enable-hip $(HIP_FLAGS) \
     $(FFMPEG_CONFIGURE_EXTRA)
+
+# GPU kernels are built for every device compiler found: hipcc (AMD) and
+# nvcc (NVIDIA, also looked for in /usr/local/cuda). Neither is needed: the
+# filter then runs on the CPU only.
+NVCC_PATH := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+HIP_FLAGS = $(if $(NVCC_PATH),--hip-nvcc=$(NVCC_PATH))
 
 all: $(BUILD)/ffmpeg $(BUILD)/ffprobe
 

@@ -268,12 +268,6 @@ static av_cold int init(AVFilterContext *ctx)
         s->pool_method = ret;
     }
 
-    if (s->backend == BACKEND_HIP) {
-        av_log(ctx, AV_LOG_ERROR,
-               "backend=hip: this build has no GPU runtime; use backend=auto or backend=cpu.\n");
-        return AVERROR(ENOSYS);
-    }
-
     if ((ret = ff_vmaf_engine_alloc(&s->engine, ctx)) < 0)
         return ret;
     /* Models first, then extra features, as libvmaf registers them: this
@@ -353,7 +347,7 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(mainlink->format);
-    char d[128], r[128];
+    char d[128], r[128], backends[1024];
     int n_threads, ret;
 
     if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
@@ -373,6 +367,10 @@ static int config_output(AVFilterLink *outlink)
     s->geo.ss_y   = desc->log2_chroma_h;
 
     n_threads = s->n_threads ? s->n_threads : av_cpu_count();
+    ff_vmaf_engine_set_backend(s->engine,
+                               s->backend == BACKEND_HIP ? FF_VMAF_BACKEND_GPU :
+                               s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
+                                                           FF_VMAF_BACKEND_AUTO, s->device);
     if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
                                         s->n_subsample)) < 0)
         return ret;
@@ -381,8 +379,12 @@ static int config_output(AVFilterLink *outlink)
     describe_link(r, sizeof(r), ctx->inputs[1]);
     av_log(ctx, AV_LOG_INFO, "main (input 0) = distorted: %s; reference (input 1) = reference: %s.\n",
            d, r);
-    av_log(ctx, AV_LOG_INFO, "Backend: cpu (%s), %d thread%s.\n",
-           s->backend == BACKEND_CPU ? "requested" : "no GPU runtime in this build",
+    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
+    av_log(ctx, AV_LOG_INFO, "backend=%s: %s%s; %d CPU thread%s.\n",
+           s->backend == BACKEND_HIP ? "hip" : s->backend == BACKEND_CPU ? "cpu" : "auto",
+           backends,
+           s->backend == BACKEND_AUTO && !ff_vmaf_engine_uses_gpu(s->engine) ?
+           " (no GPU answered)" : "",
            ff_vmaf_engine_nb_threads(s->engine),
            ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
     return 0;
@@ -415,7 +417,7 @@ static void print_summary(AVFilterContext *ctx)
     unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
     unsigned scored = (pushed + s->n_subsample - 1) / s->n_subsample;
     int nb_keys = ff_vmaf_collector_nb_keys(fc);
-    char line[4096] = "";
+    char line[4096] = "", backends[1024];
     double v;
 
     for (int i = 0; i < ff_vmaf_engine_nb_models(s->engine); i++) {
@@ -429,10 +431,10 @@ static void print_summary(AVFilterContext *ctx)
         if (ff_vmaf_engine_pool(s->engine, key, s->pool_method, &v) >= 0)
             av_strlcatf(line, sizeof(line), " %s=%f", key, v);
     }
+    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
     av_log(ctx, AV_LOG_INFO, "Scored %u of %u frame pairs (main: %"PRId64" frames in, "
-           "reference: %"PRId64" frames in), backend cpu; %s:%s\n",
-           scored, pushed,
-           s->frames_in[0], s->frames_in[1],
+           "reference: %"PRId64" frames in); %s; %s:%s\n",
+           scored, pushed, s->frames_in[0], s->frames_in[1], backends,
            ff_vmaf_pool_method_name(s->pool_method), line);
 }
 

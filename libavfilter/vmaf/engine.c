@@ -58,6 +58,7 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
             f->ex->close(f);
         ff_vmaf_feature_free(&e->features[i]);
     }
+    ff_vmaf_engine_free_gpu(e);
     ff_vmaf_engine_free_models(e);
     ff_vmaf_collector_free(&e->fc);
     av_freep(pe);
@@ -229,13 +230,19 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     }
     e->geo  = *geo;
     e->step = n_subsample ? n_subsample : 1;
+    if ((ret = ff_vmaf_engine_setup_gpu(e)) < 0)
+        return ret;
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
+        if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU)
+            continue;   /* set up by ff_vmaf_engine_setup_gpu() */
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
             /* Close the ones already initialised; free() skips them. */
-            for (int j = 0; j < i; j++)
-                if (e->features[j]->ex->close)
+            for (int j = 0; j < e->nb_features; j++)
+                if (j != i && (j < i || (e->features[j]->ex->flags & FF_VMAF_EXTRACTOR_GPU)) &&
+                    e->features[j]->ex->close)
                     e->features[j]->ex->close(e->features[j]);
+            ff_vmaf_engine_free_gpu(e);
             return ret;
         }
     }
@@ -265,25 +272,52 @@ int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index)
     return index % e->step == 0;
 }
 
+int ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index)
+{
+    return ff_vmaf_engine_is_scored(e, index) ||
+           (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME);
+}
+
 int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                         const FFVmafPicture *dis)
 {
     unsigned index = e->nb_pushed;
-    int scored = ff_vmaf_engine_is_scored(e, index);
     int nb_jobs = 0, ret;
 
     if (!e->configured || e->flushed)
         return AVERROR(EINVAL);
 
+    /* GPU work first, so that it runs while the CPU features compute. A
+     * GPU failure moves the GPU twins to the CPU (with backend=auto), and
+     * they then run below like the others. */
+    if (e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0)
+        return ret;
+
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        if (scored || (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME))
+        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
             e->jobs[nb_jobs++] = f;
     }
 
-    /* Frame 0 runs in registration order on this thread so that output
-     * keys are created, and logged, in the same order for any thread count. */
-    if (!e->threads || index == 0 || nb_jobs < 2) {
+    /* Frame 0 runs in registration order on this thread (its GPU values
+     * read back in their turn) so that output keys are created, and
+     * logged, in the same order for any thread count and backend. */
+    if (index == 0) {
+        if ((ret = ff_vmaf_engine_gpu_wait_first(e)) < 0)
+            return ret;
+        for (int i = 0; i < e->nb_features; i++) {
+            FFVmafFeature *f = e->features[i];
+            if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU)
+                ret = ff_vmaf_engine_gpu_collect_feature(e, f, 0);
+            else if (ff_vmaf_engine_runs_on(e, f, 0))
+                ret = f->ex->extract(f, ref, dis, 0, e->fc);
+            else
+                ret = 0;
+            if (ret < 0)
+                return ret;
+        }
+        e->gpu_collected = e->gpu ? 1 : 0;
+    } else if (!e->threads || nb_jobs < 2) {
         for (int i = 0; i < nb_jobs; i++) {
             FFVmafFeature *f = e->jobs[i];
             if ((ret = f->ex->extract(f, ref, dis, index, e->fc)) < 0)
@@ -298,6 +332,9 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                 return e->job_ret[i];
     }
     e->nb_pushed++;
+    /* Read back the previous frame while this one runs on the GPU. */
+    if (e->gpu && index > 0 && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
+        return ret;
     return ff_vmaf_engine_score_models(e);
 }
 
@@ -306,6 +343,8 @@ int ff_vmaf_engine_flush(FFVmafEngine *e)
     int ret;
     if (!e->configured || e->flushed)
         return 0;
+    if (e->gpu && (ret = ff_vmaf_engine_gpu_collect(e, e->nb_pushed)) < 0)
+        return ret;
     e->flushed = 1;
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
@@ -347,6 +386,7 @@ int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
 int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
                              enum FFVmafLogFormat fmt, double fps)
 {
+    char backends[1024];
     FFVmafLogInfo info = {
         .width     = e->geo.width,
         .height    = e->geo.height,
@@ -355,5 +395,9 @@ int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
         .step      = e->step,
         .version   = FF_VMAF_REFERENCE_VERSION,
     };
+    if (e->gpu_name[0]) {
+        ff_vmaf_engine_describe_backends(e, backends, sizeof(backends));
+        info.backends = backends;
+    }
     return ff_vmaf_write_log(f, fmt, e->fc, &info);
 }

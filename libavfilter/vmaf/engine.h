@@ -64,6 +64,24 @@ int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list);
  */
 int ff_vmaf_engine_add_model(FFVmafEngine *e, const char *spec);
 
+enum FFVmafBackend {
+    FF_VMAF_BACKEND_AUTO,       ///< a GPU when one answers, else the CPU
+    FF_VMAF_BACKEND_GPU,        ///< a GPU, or an error
+    FF_VMAF_BACKEND_CPU,
+};
+
+/** Choose where features run; before configure. */
+void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
+                                int device);
+
+/**
+ * One line naming where each feature runs, e.g.
+ * "adm, motion, vif: GPU (NVIDIA H200, CUDA); psnr: CPU".
+ */
+void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t size);
+/** Whether any feature runs on a GPU. */
+int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e);
+
 /** Initialise every extractor for pictures of geo. */
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                              int n_threads, unsigned n_subsample);

@@ -55,6 +55,13 @@ struct FFVmafEngine {
     unsigned nb_pushed;
     int configured, flushed;
 
+    /* GPU backend (engine_gpu.c) */
+    enum FFVmafBackend backend;
+    int device;
+    struct FFVmafGpu *gpu;      ///< NULL when nothing runs on the GPU
+    unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
+    char gpu_name[256];
+
     AVSliceThread *threads;
     int nb_threads;
     FFVmafFeature *jobs[MAX_FEATURES];
@@ -71,6 +78,20 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
                               int (*add)(FFVmafEngine *e, AVDictionary *entry));
 
 int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
+
+/** Move the instances that have a GPU twin to the GPU, if one answers. */
+int  ff_vmaf_engine_setup_gpu(FFVmafEngine *e);
+/** Upload frame index and queue the GPU twins' work for it. */
+int  ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
+                              const FFVmafPicture *ref, const FFVmafPicture *dis);
+/** Write the GPU twins' values of frames before `end`. */
+int  ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end);
+/** Wait for frame 0 on the GPU (falling back to the CPU if that fails). */
+int  ff_vmaf_engine_gpu_wait_first(FFVmafEngine *e);
+/** Write one GPU twin's values of frame index, which has run. */
+int  ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsigned index);
+void ff_vmaf_engine_free_gpu(FFVmafEngine *e);
+int  ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 int  ff_vmaf_engine_score_models(FFVmafEngine *e);
 void ff_vmaf_engine_free_models(FFVmafEngine *e);
 

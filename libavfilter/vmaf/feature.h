@@ -65,6 +65,16 @@ typedef struct FFVmafOption {
 #define FF_VMAF_EXTRACTOR_TEMPORAL (1 << 0)
 /** Runs on every frame even when n_subsample skips it. */
 #define FF_VMAF_EXTRACTOR_EVERY_FRAME (1 << 1)
+/**
+ * A GPU twin: extract() queues work on the GPU stream, collect() writes the
+ * values once the frame's work has run. Its private context begins with
+ * the CPU extractor's, options included, so the two convert both ways.
+ */
+#define FF_VMAF_EXTRACTOR_GPU (1 << 2)
+/** The GPU twin reads the chroma planes too. */
+#define FF_VMAF_EXTRACTOR_CHROMA (1 << 3)
+
+struct FFVmafGpu;
 
 typedef struct FFVmafFeature FFVmafFeature;
 
@@ -94,6 +104,19 @@ typedef struct FFVmafExtractor {
     int  (*flush)(FFVmafFeature *f, struct FFVmafFeatureCollector *fc);
     /** Free what init allocated; priv itself is freed by the caller. */
     void (*close)(FFVmafFeature *f);
+
+    /** GPU twins: write the values of frame index, whose work has run. */
+    int  (*collect)(FFVmafFeature *f, unsigned index,
+                    struct FFVmafFeatureCollector *fc);
+    /**
+     * GPU twins: turn the instance into its CPU extractor after a GPU
+     * failure, so that it can compute frames first..last (still in the
+     * GPU ring's host copies) and go on; the engine then calls the CPU
+     * extract() for them. Releases the GPU resources.
+     */
+    int  (*to_cpu)(FFVmafFeature *f, unsigned first);
+    /** GPU twins: the CPU extractor of the same name. */
+    const struct FFVmafExtractor *cpu;
 } FFVmafExtractor;
 
 struct FFVmafFeature {
@@ -103,11 +126,16 @@ struct FFVmafFeature {
     char suffix[256];
     /** ex->frame_delay, or less for this configuration (set by init). */
     int frame_delay;
+    /** The GPU ring, for GPU twins. */
+    struct FFVmafGpu *gpu;
     void *log_ctx;
 };
 
 /** Look up an extractor by libvmaf's name; NULL if there is none. */
 const FFVmafExtractor *ff_vmaf_extractor_find(const char *name);
+
+/** The GPU twin of a CPU extractor; NULL if it has none. */
+const FFVmafExtractor *ff_vmaf_gpu_extractor_find(const FFVmafExtractor *cpu);
 
 /** Space-separated list of every extractor name, for error messages. */
 const char *ff_vmaf_extractor_names(void);

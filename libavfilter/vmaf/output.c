@@ -77,7 +77,10 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "<VMAF version=\"%s\">\n", info->version);
     fprintf(f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n",
             info->width, info->height);
-    fprintf(f, "  <fyi fps=\"%.2f\" />\n", info->fps);
+    if (info->backends)
+        fprintf(f, "  <fyi fps=\"%.2f\" backends=\"%s\" />\n", info->fps, info->backends);
+    else
+        fprintf(f, "  <fyi fps=\"%.2f\" />\n", info->fps);
     fprintf(f, "  <frames>\n");
     FOR_EACH_FRAME(i, info) {
         if (!frame_has_values(fc, nb_keys, i))
@@ -144,6 +147,8 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "{\n");
     fprintf(f, "  \"version\": \"%s\",\n", info->version);
     fprintf(f, "  \"fps\": %.2f,\n", info->fps);
+    if (info->backends)
+        fprintf(f, "  \"backends\": \"%s\",\n", info->backends);
     fprintf(f, "  \"frames\": [");
     FOR_EACH_FRAME(i, info) {
         int nb = 0, written = 0;

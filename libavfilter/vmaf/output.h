@@ -63,6 +63,11 @@ typedef struct FFVmafLogInfo {
     unsigned nb_frames;     ///< frames pushed
     unsigned step;          ///< n_subsample: only multiples are written
     const char *version;    ///< libvmaf version whose numbers are reproduced
+    /**
+     * Where features ran, when a GPU was used; NULL keeps the log
+     * byte-identical to libvmaf's.
+     */
+    const char *backends;
 } FFVmafLogInfo;
 
 /** Write every key of fc, its pooled values and aggregates, libvmaf-style. */

@@ -30,24 +30,11 @@
 
 #include "collector.h"
 #include "feature.h"
+#include "psnr.h"
 #include "psnr_dsp.h"
 
-typedef struct PSNRContext {
-    int enable_chroma;
-    int enable_mse;
-    int enable_apsnr;
-    int reduced_hbd_peak;
-    double min_sse;
-
-    int nb_planes;
-    double peak;
-    double psnr_max[3];
-    /* Sequence totals for the aggregate PSNR (enable_apsnr). */
-    uint64_t sse_total[3], n_total[3];
-} PSNRContext;
-
 #define OFFSET(x) offsetof(PSNRContext, x)
-static const FFVmafOption psnr_options[] = {
+const FFVmafOption ff_vmaf_psnr_options[] = {
     { "enable_chroma",    NULL, FF_VMAF_OPT_BOOL,   OFFSET(enable_chroma),    1, NULL, 0, 1 },
     { "enable_mse",       NULL, FF_VMAF_OPT_BOOL,   OFFSET(enable_mse),       0, NULL, 0, 1 },
     { "enable_apsnr",     NULL, FF_VMAF_OPT_BOOL,   OFFSET(enable_apsnr),     0, NULL, 0, 1 },
@@ -60,7 +47,7 @@ static const char *const psnr_names[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
 static const char *const mse_names[3]  = { "mse_y",  "mse_cb",  "mse_cr"  };
 static const char *const apsnr_names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
 
-static int psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     PSNRContext *s = f->priv;
     int w[3], h[3];
@@ -96,30 +83,20 @@ static double psnr_from_mse(double mse, double peak, double psnr_max)
     return FFMIN(psnr, psnr_max);
 }
 
-static int psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                        const FFVmafPicture *dis, unsigned index,
-                        FFVmafFeatureCollector *fc)
+int ff_vmaf_psnr_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                       unsigned index, const uint64_t *sse, const int *w, const int *h)
 {
     PSNRContext *s = f->priv;
 
     for (int p = 0; p < s->nb_planes; p++) {
-        uint64_t n = (uint64_t)ref->w[p] * ref->h[p];
-        uint64_t sse;
+        uint64_t n = (uint64_t)w[p] * h[p];
         double mse;
         int ret;
 
-        if (ref->bpc == 8)
-            sse = ff_vmaf_sse_plane_8(ref->data[p], ref->linesize[p],
-                                      dis->data[p], dis->linesize[p],
-                                      ref->w[p], ref->h[p]);
-        else
-            sse = ff_vmaf_sse_plane_16(ref->data[p], ref->linesize[p],
-                                       dis->data[p], dis->linesize[p],
-                                       ref->w[p], ref->h[p]);
-        s->sse_total[p] += sse;
+        s->sse_total[p] += sse[p];
         s->n_total[p]   += n;
 
-        mse = (double)sse / (double)n;
+        mse = (double)sse[p] / (double)n;
         ret = ff_vmaf_feature_write(f, fc, psnr_names[p], index,
                                     psnr_from_mse(mse, s->peak, s->psnr_max[p]));
         if (ret >= 0 && s->enable_mse)
@@ -130,7 +107,27 @@ static int psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return 0;
 }
 
-static int psnr_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
+static int psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                        const FFVmafPicture *dis, unsigned index,
+                        FFVmafFeatureCollector *fc)
+{
+    PSNRContext *s = f->priv;
+    uint64_t sse[3] = { 0 };
+
+    for (int p = 0; p < s->nb_planes; p++) {
+        if (ref->bpc == 8)
+            sse[p] = ff_vmaf_sse_plane_8(ref->data[p], ref->linesize[p],
+                                         dis->data[p], dis->linesize[p],
+                                         ref->w[p], ref->h[p]);
+        else
+            sse[p] = ff_vmaf_sse_plane_16(ref->data[p], ref->linesize[p],
+                                          dis->data[p], dis->linesize[p],
+                                          ref->w[p], ref->h[p]);
+    }
+    return ff_vmaf_psnr_write(f, fc, index, sse, ref->w, ref->h);
+}
+
+int ff_vmaf_psnr_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
 {
     PSNRContext *s = f->priv;
 
@@ -158,18 +155,18 @@ static int psnr_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
     return 0;
 }
 
-static const char *const psnr_provides[] = {
+const char *const ff_vmaf_psnr_provides[] = {
     "psnr_y", "psnr_cb", "psnr_cr", NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_psnr = {
     .name      = "psnr",
-    .options   = psnr_options,
+    .options   = ff_vmaf_psnr_options,
     .priv_size = sizeof(PSNRContext),
     /* The aggregate sums need every frame, in order, as in libvmaf. */
     .flags     = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
-    .provides  = psnr_provides,
-    .init      = psnr_init,
+    .provides  = ff_vmaf_psnr_provides,
+    .init      = ff_vmaf_psnr_init,
     .extract   = psnr_extract,
-    .flush     = psnr_flush,
+    .flush     = ff_vmaf_psnr_flush,
 };

@@ -1,0 +1,51 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * The GPU twins of the CPU extractors, and their code objects.
+ */
+
+#include <stddef.h>
+
+#include "libavutil/macros.h"
+
+#include "libavfilter/vmaf/feature.h"
+
+#include "code_object.h"
+
+extern const FFVmafExtractor ff_vmaf_extractor_psnr_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr;
+
+static const FFVmafExtractor *const gpu_extractors[] = {
+    &ff_vmaf_extractor_psnr_hip,
+};
+
+const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
+    &ff_vmaf_gpu_code_psnr,
+    NULL
+};
+
+const FFVmafExtractor *ff_vmaf_gpu_extractor_find(const FFVmafExtractor *cpu)
+{
+    for (int i = 0; i < FF_ARRAY_ELEMS(gpu_extractors); i++)
+        if (gpu_extractors[i]->cpu == cpu)
+            return gpu_extractors[i];
+    return NULL;
+}

@@ -1,0 +1,444 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "gpu_runtime.h"
+
+/* The shapes shared by the CUDA driver API and HIP's module API. Device
+ * pointers are 64-bit integers in CUDA and void * in HIP: the same on
+ * every platform either runs on. */
+typedef struct GpuFunctions {
+    int (*init)(unsigned flags);
+    int (*device_count)(int *n);
+    int (*module_load)(FFGpuModule *m, const void *image);
+    int (*module_unload)(FFGpuModule m);
+    int (*module_function)(FFGpuFunction *f, FFGpuModule m, const char *name);
+    int (*launch)(FFGpuFunction f, unsigned gx, unsigned gy, unsigned gz,
+                  unsigned bx, unsigned by, unsigned bz, unsigned shmem,
+                  FFGpuStream s, void **args, void **extra);
+    int (*malloc)(FFGpuPtr *p, size_t size);
+    int (*free)(FFGpuPtr p);
+    int (*host_alloc)(void **p, size_t size, unsigned flags);
+    int (*host_free)(void *p);
+    int (*stream_create)(FFGpuStream *s, unsigned flags);
+    int (*stream_destroy)(FFGpuStream s);
+    int (*stream_sync)(FFGpuStream s);
+    int (*event_create)(FFGpuEvent *e, unsigned flags);
+    int (*event_destroy)(FFGpuEvent e);
+    int (*event_record)(FFGpuEvent e, FFGpuStream s);
+    int (*event_sync)(FFGpuEvent e);
+    int (*upload)(FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
+    int (*download)(void *dst, FFGpuPtr src, size_t size, FFGpuStream s);
+    int (*memset8)(FFGpuPtr dst, unsigned char v, size_t size, FFGpuStream s);
+
+    /* CUDA: explicit primary context. */
+    int (*cu_device_get)(int *dev, int ordinal);
+    int (*cu_device_name)(char *name, int len, int dev);
+    int (*cu_ctx_retain)(void **ctx, int dev);
+    int (*cu_ctx_release)(int dev);
+    int (*cu_ctx_push)(void *ctx);
+    int (*cu_ctx_pop)(void **ctx);
+    int (*cu_error_name)(int err, const char **name);
+    /* HIP: the device is per thread state. */
+    int (*hip_set_device)(int dev);
+    int (*hip_device_name)(char *name, int len, int dev);
+    const char *(*hip_error_name)(int err);
+} GpuFunctions;
+
+struct FFGpu {
+    enum FFGpuPlatform platform;
+    void *lib;
+    void *log_ctx;
+    GpuFunctions fn;
+    int device;
+    void *cu_ctx;
+    char name[256];
+};
+
+typedef struct Symbol {
+    size_t offset;
+    const char *name;
+} Symbol;
+
+#define SYM(field, name) { offsetof(GpuFunctions, field), name }
+
+static const Symbol cuda_symbols[] = {
+    SYM(init,            "cuInit"),
+    SYM(device_count,    "cuDeviceGetCount"),
+    SYM(module_load,     "cuModuleLoadData"),
+    SYM(module_unload,   "cuModuleUnload"),
+    SYM(module_function, "cuModuleGetFunction"),
+    SYM(launch,          "cuLaunchKernel"),
+    SYM(malloc,          "cuMemAlloc_v2"),
+    SYM(free,            "cuMemFree_v2"),
+    SYM(host_alloc,      "cuMemHostAlloc"),
+    SYM(host_free,       "cuMemFreeHost"),
+    SYM(stream_create,   "cuStreamCreate"),
+    SYM(stream_destroy,  "cuStreamDestroy_v2"),
+    SYM(stream_sync,     "cuStreamSynchronize"),
+    SYM(event_create,    "cuEventCreate"),
+    SYM(event_destroy,   "cuEventDestroy_v2"),
+    SYM(event_record,    "cuEventRecord"),
+    SYM(event_sync,      "cuEventSynchronize"),
+    SYM(upload,          "cuMemcpyHtoDAsync_v2"),
+    SYM(download,        "cuMemcpyDtoHAsync_v2"),
+    SYM(memset8,         "cuMemsetD8Async"),
+    SYM(cu_device_get,   "cuDeviceGet"),
+    SYM(cu_device_name,  "cuDeviceGetName"),
+    SYM(cu_ctx_retain,   "cuDevicePrimaryCtxRetain"),
+    SYM(cu_ctx_release,  "cuDevicePrimaryCtxRelease_v2"),
+    SYM(cu_ctx_push,     "cuCtxPushCurrent_v2"),
+    SYM(cu_ctx_pop,      "cuCtxPopCurrent_v2"),
+    SYM(cu_error_name,   "cuGetErrorName"),
+};
+
+static const Symbol hip_symbols[] = {
+    SYM(init,            "hipInit"),
+    SYM(device_count,    "hipGetDeviceCount"),
+    SYM(module_load,     "hipModuleLoadData"),
+    SYM(module_unload,   "hipModuleUnload"),
+    SYM(module_function, "hipModuleGetFunction"),
+    SYM(launch,          "hipModuleLaunchKernel"),
+    SYM(malloc,          "hipMalloc"),
+    SYM(free,            "hipFree"),
+    SYM(host_alloc,      "hipHostMalloc"),
+    SYM(host_free,       "hipHostFree"),
+    SYM(stream_create,   "hipStreamCreateWithFlags"),
+    SYM(stream_destroy,  "hipStreamDestroy"),
+    SYM(stream_sync,     "hipStreamSynchronize"),
+    SYM(event_create,    "hipEventCreateWithFlags"),
+    SYM(event_destroy,   "hipEventDestroy"),
+    SYM(event_record,    "hipEventRecord"),
+    SYM(event_sync,      "hipEventSynchronize"),
+    SYM(upload,          "hipMemcpyHtoDAsync"),
+    SYM(download,        "hipMemcpyDtoHAsync"),
+    SYM(memset8,         "hipMemsetD8Async"),
+    SYM(hip_set_device,  "hipSetDevice"),
+    SYM(hip_device_name, "hipDeviceGetName"),
+    SYM(hip_error_name,  "hipGetErrorName"),
+};
+
+/* Flag values shared by both APIs. */
+#define STREAM_NON_BLOCKING  1
+#define EVENT_DISABLE_TIMING 2
+
+static const char *error_name(const FFGpu *g, int err)
+{
+    const char *name = NULL;
+    if (g->platform == FF_GPU_PLATFORM_CUDA && g->fn.cu_error_name)
+        g->fn.cu_error_name(err, &name);
+    else if (g->platform == FF_GPU_PLATFORM_HIP && g->fn.hip_error_name)
+        name = g->fn.hip_error_name(err);
+    return name ? name : "unknown error";
+}
+
+static int check(const FFGpu *g, int err, const char *call)
+{
+    if (!err)
+        return 0;
+    av_log(g->log_ctx, AV_LOG_ERROR, "GPU call %s failed on %s: %s (%d).\n",
+           call, g->platform == FF_GPU_PLATFORM_CUDA ? "CUDA" : "HIP",
+           error_name(g, err), err);
+    return AVERROR_EXTERNAL;
+}
+
+#define CHECK(g, call, name) check(g, call, name)
+
+static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
+{
+    for (int i = 0; i < nb; i++) {
+        void *p = dlsym(g->lib, syms[i].name);
+        if (!p) {
+            av_log(g->log_ctx, AV_LOG_VERBOSE, "GPU runtime lacks %s.\n", syms[i].name);
+            return AVERROR(ENOSYS);
+        }
+        memcpy((uint8_t *)&g->fn + syms[i].offset, &p, sizeof(p));
+    }
+    return 0;
+}
+
+static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
+{
+    static const char *const hip_libs[]  = { "libamdhip64.so", "libamdhip64.so.7",
+                                             "libamdhip64.so.6", "libamdhip64.so.5" };
+    static const char *const cuda_libs[] = { "libcuda.so.1", "libcuda.so" };
+    const char *const *libs = platform == FF_GPU_PLATFORM_HIP ? hip_libs : cuda_libs;
+    int nb_libs = platform == FF_GPU_PLATFORM_HIP ? FF_ARRAY_ELEMS(hip_libs)
+                                                  : FF_ARRAY_ELEMS(cuda_libs);
+    const char *pname = platform == FF_GPU_PLATFORM_HIP ? "HIP" : "CUDA";
+    int count = 0, ret;
+
+    g->platform = platform;
+    for (int i = 0; i < nb_libs && !g->lib; i++)
+        g->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (!g->lib) {
+        av_log(g->log_ctx, AV_LOG_VERBOSE, "No %s runtime (%s not found).\n", pname, libs[0]);
+        return AVERROR(ENODEV);
+    }
+    if (platform == FF_GPU_PLATFORM_HIP)
+        ret = load_symbols(g, hip_symbols, FF_ARRAY_ELEMS(hip_symbols));
+    else
+        ret = load_symbols(g, cuda_symbols, FF_ARRAY_ELEMS(cuda_symbols));
+    if (ret < 0)
+        return ret;
+
+    /* With no device, HIP's init and count report errors: not a failure
+     * worth more than a verbose line, since the CPU takes over. */
+    if (g->fn.init(0) || g->fn.device_count(&count) || count < 1) {
+        av_log(g->log_ctx, AV_LOG_VERBOSE, "The %s runtime sees no GPU.\n", pname);
+        return AVERROR(ENODEV);
+    }
+    if (device >= count) {
+        av_log(g->log_ctx, AV_LOG_ERROR, "device=%d, but %s sees %d GPU%s (0 to %d).\n",
+               device, pname, count, count > 1 ? "s" : "", count - 1);
+        return AVERROR(EINVAL);
+    }
+
+    if (platform == FF_GPU_PLATFORM_CUDA) {
+        if ((ret = CHECK(g, g->fn.cu_device_get(&g->device, device), "cuDeviceGet")) < 0 ||
+            (ret = CHECK(g, g->fn.cu_ctx_retain(&g->cu_ctx, g->device),
+                         "cuDevicePrimaryCtxRetain")) < 0)
+            return ret;
+        g->fn.cu_device_name(g->name, sizeof(g->name), g->device);
+    } else {
+        g->device = device;
+        if ((ret = CHECK(g, g->fn.hip_set_device(device), "hipSetDevice")) < 0)
+            return ret;
+        g->fn.hip_device_name(g->name, sizeof(g->name), device);
+    }
+    return 0;
+}
+
+static void close_platform(FFGpu *g)
+{
+    if (g->platform == FF_GPU_PLATFORM_CUDA && g->cu_ctx)
+        g->fn.cu_ctx_release(g->device);
+    g->cu_ctx = NULL;
+    /* The runtimes are never dlclose()d: other users in the process may
+     * hold them, and some do not survive being unloaded. */
+    g->lib = NULL;
+    memset(&g->fn, 0, sizeof(g->fn));
+}
+
+int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
+{
+    static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
+    FFGpu *g = av_mallocz(sizeof(*g));
+    int ret = AVERROR(ENODEV);
+
+    if (!g)
+        return AVERROR(ENOMEM);
+    g->log_ctx = log_ctx;
+    for (int i = 0; i < FF_ARRAY_ELEMS(order); i++) {
+        ret = open_platform(g, order[i], device);
+        if (ret >= 0) {
+            *pg = g;
+            return 0;
+        }
+        close_platform(g);
+        if (ret != AVERROR(ENODEV) && ret != AVERROR(ENOSYS))
+            break;
+    }
+    av_free(g);
+    return ret == AVERROR(ENOSYS) ? AVERROR(ENODEV) : ret;
+}
+
+void ff_gpu_close(FFGpu **pg)
+{
+    if (!*pg)
+        return;
+    close_platform(*pg);
+    av_freep(pg);
+}
+
+enum FFGpuPlatform ff_gpu_platform(const FFGpu *g)
+{
+    return g->platform;
+}
+
+const char *ff_gpu_platform_name(const FFGpu *g)
+{
+    return g->platform == FF_GPU_PLATFORM_CUDA ? "CUDA (NVIDIA)" : "HIP (AMD)";
+}
+
+const char *ff_gpu_device_name(const FFGpu *g)
+{
+    return g->name;
+}
+
+int ff_gpu_enter(FFGpu *g)
+{
+    if (g->platform == FF_GPU_PLATFORM_CUDA)
+        return CHECK(g, g->fn.cu_ctx_push(g->cu_ctx), "cuCtxPushCurrent");
+    return CHECK(g, g->fn.hip_set_device(g->device), "hipSetDevice");
+}
+
+int ff_gpu_leave(FFGpu *g)
+{
+    void *ctx;
+    if (g->platform == FF_GPU_PLATFORM_CUDA)
+        return CHECK(g, g->fn.cu_ctx_pop(&ctx), "cuCtxPopCurrent");
+    return 0;
+}
+
+int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
+                       const unsigned char *amd, const unsigned char *nv)
+{
+    const unsigned char *image = g->platform == FF_GPU_PLATFORM_CUDA ? nv : amd;
+    int err;
+
+    if (!image) {
+        av_log(g->log_ctx, AV_LOG_WARNING,
+               "This build has no %s code object for %s (the %s compiler was not found at build time).\n",
+               g->platform == FF_GPU_PLATFORM_CUDA ? "NVIDIA" : "AMD", what,
+               g->platform == FF_GPU_PLATFORM_CUDA ? "nvcc" : "hipcc");
+        return AVERROR(ENOSYS);
+    }
+    err = g->fn.module_load(mod, image);
+    if (err) {
+        av_log(g->log_ctx, AV_LOG_WARNING,
+               "The %s code object of %s has no code for %s: %s (%d).\n",
+               g->platform == FF_GPU_PLATFORM_CUDA ? "NVIDIA" : "AMD", what,
+               g->name, error_name(g, err), err);
+        return AVERROR(ENOSYS);
+    }
+    return 0;
+}
+
+int ff_gpu_module_unload(FFGpu *g, FFGpuModule mod)
+{
+    return mod ? CHECK(g, g->fn.module_unload(mod), "ModuleUnload") : 0;
+}
+
+int ff_gpu_function(FFGpu *g, FFGpuModule mod, const char *name, FFGpuFunction *fn)
+{
+    int err = g->fn.module_function(fn, mod, name);
+    if (err) {
+        av_log(g->log_ctx, AV_LOG_ERROR, "GPU kernel %s not found in its code object: %s (%d).\n",
+               name, error_name(g, err), err);
+        return AVERROR_EXTERNAL;
+    }
+    return 0;
+}
+
+int ff_gpu_malloc(FFGpu *g, FFGpuPtr *p, size_t size)
+{
+    return CHECK(g, g->fn.malloc(p, size), "MemAlloc");
+}
+
+int ff_gpu_free(FFGpu *g, FFGpuPtr *p)
+{
+    int ret = 0;
+    if (*p)
+        ret = CHECK(g, g->fn.free(*p), "MemFree");
+    *p = 0;
+    return ret;
+}
+
+int ff_gpu_host_alloc(FFGpu *g, void **p, size_t size)
+{
+    return CHECK(g, g->fn.host_alloc(p, size, 0), "MemHostAlloc");
+}
+
+int ff_gpu_host_free(FFGpu *g, void **p)
+{
+    int ret = 0;
+    if (*p)
+        ret = CHECK(g, g->fn.host_free(*p), "MemFreeHost");
+    *p = NULL;
+    return ret;
+}
+
+int ff_gpu_stream_create(FFGpu *g, FFGpuStream *s)
+{
+    return CHECK(g, g->fn.stream_create(s, STREAM_NON_BLOCKING), "StreamCreate");
+}
+
+int ff_gpu_stream_destroy(FFGpu *g, FFGpuStream *s)
+{
+    int ret = 0;
+    if (*s)
+        ret = CHECK(g, g->fn.stream_destroy(*s), "StreamDestroy");
+    *s = NULL;
+    return ret;
+}
+
+int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s)
+{
+    return CHECK(g, g->fn.stream_sync(s), "StreamSynchronize");
+}
+
+int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e)
+{
+    return CHECK(g, g->fn.event_create(e, EVENT_DISABLE_TIMING), "EventCreate");
+}
+
+int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e)
+{
+    int ret = 0;
+    if (*e)
+        ret = CHECK(g, g->fn.event_destroy(*e), "EventDestroy");
+    *e = NULL;
+    return ret;
+}
+
+int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s)
+{
+    return CHECK(g, g->fn.event_record(e, s), "EventRecord");
+}
+
+int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e)
+{
+    return CHECK(g, g->fn.event_sync(e), "EventSynchronize");
+}
+
+int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s)
+{
+    return CHECK(g, g->fn.upload(dst, src, size, s), "MemcpyHtoDAsync");
+}
+
+int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream s)
+{
+    return CHECK(g, g->fn.download(dst, src, size, s), "MemcpyDtoHAsync");
+}
+
+int ff_gpu_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size, FFGpuStream s)
+{
+    return CHECK(g, g->fn.memset8(dst, value, size, s), "MemsetD8Async");
+}
+
+int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
+                  unsigned gx, unsigned gy, unsigned bx, unsigned by,
+                  FFGpuStream s, void **args)
+{
+    int err = g->fn.launch(fn, gx, gy, 1, bx, by, 1, 0, s, args, NULL);
+    if (err) {
+        av_log(g->log_ctx, AV_LOG_ERROR, "GPU launch of %s (%ux%u blocks of %ux%u) failed: %s (%d).\n",
+               name, gx, gy, bx, by, error_name(g, err), err);
+        return AVERROR_EXTERNAL;
+    }
+    return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * A thin GPU runtime chosen at run time: the ROCm HIP runtime on AMD or the
+ * CUDA driver on NVIDIA, both dlopen()ed, behind one function table. HIP's
+ * module API copies the CUDA driver API call for call, so one table of the
+ * same shapes serves both. Nothing here needs a GPU SDK to build or run.
+ *
+ * Every call is checked; a failure is logged with the name of the failing
+ * call and the platform's error name, and returned as AVERROR_EXTERNAL.
+ * Calls must be made between ff_gpu_enter() and ff_gpu_leave() on the
+ * calling thread (CUDA contexts and HIP devices are per thread).
+ */
+
+#ifndef AVFILTER_HIP_GPU_RUNTIME_H
+#define AVFILTER_HIP_GPU_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t FFGpuPtr;              ///< a device address
+typedef struct FFGpu FFGpu;
+typedef void *FFGpuStream;
+typedef void *FFGpuEvent;
+typedef void *FFGpuModule;
+typedef void *FFGpuFunction;
+
+enum FFGpuPlatform {
+    FF_GPU_PLATFORM_HIP,                ///< AMD, through libamdhip64
+    FF_GPU_PLATFORM_CUDA,               ///< NVIDIA, through libcuda
+};
+
+/**
+ * Open GPU number `device` of the first platform that answers (HIP, then
+ * CUDA). AVERROR(ENODEV) with a logged reason when there is none.
+ */
+int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
+void ff_gpu_close(FFGpu **g);
+
+enum FFGpuPlatform ff_gpu_platform(const FFGpu *g);
+const char *ff_gpu_platform_name(const FFGpu *g);
+const char *ff_gpu_device_name(const FFGpu *g);
+
+int ff_gpu_enter(FFGpu *g);
+int ff_gpu_leave(FFGpu *g);
+
+/**
+ * Load the code object for this platform: amd (an offload bundle of AMD
+ * code objects) or nv (an NVIDIA fatbin). A missing one is AVERROR(ENOSYS).
+ */
+int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
+                       const unsigned char *amd, const unsigned char *nv);
+int ff_gpu_module_unload(FFGpu *g, FFGpuModule mod);
+int ff_gpu_function(FFGpu *g, FFGpuModule mod, const char *name, FFGpuFunction *fn);
+
+int ff_gpu_malloc(FFGpu *g, FFGpuPtr *p, size_t size);
+int ff_gpu_free(FFGpu *g, FFGpuPtr *p);
+/** Page-locked host memory, for asynchronous copies. */
+int ff_gpu_host_alloc(FFGpu *g, void **p, size_t size);
+int ff_gpu_host_free(FFGpu *g, void **p);
+
+int ff_gpu_stream_create(FFGpu *g, FFGpuStream *s);
+int ff_gpu_stream_destroy(FFGpu *g, FFGpuStream *s);
+int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s);
+int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e);
+int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e);
+int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s);
+int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e);
+
+int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
+int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream s);
+int ff_gpu_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size, FFGpuStream s);
+
+/** Launch fn on a gx*gy grid of bx*by blocks; args as in cuLaunchKernel. */
+int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
+                  unsigned gx, unsigned gy, unsigned bx, unsigned by,
+                  FFGpuStream s, void **args);
+
+#endif /* AVFILTER_HIP_GPU_RUNTIME_H */

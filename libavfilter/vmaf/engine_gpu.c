@@ -1,0 +1,283 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+
+/**
+ * @file
+ * The engine's GPU backend: which instances run on the GPU, the per-frame
+ * queue and read-back, and the move to the CPU when the GPU fails.
+ */
+
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "libavfilter/hip/vmaf_gpu.h"
+
+#include "engine_internal.h"
+
+void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend, int device)
+{
+    e->backend = backend;
+    e->device  = device;
+}
+
+int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e)
+{
+    return !!e->gpu;
+}
+
+void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
+{
+    ff_vmaf_gpu_free(&e->gpu);
+}
+
+/* Give f the GPU twin's larger context, the CPU one's bytes first. */
+static int convert_to_twin(FFVmafFeature *f, const FFVmafExtractor *twin)
+{
+    void *priv = av_mallocz(twin->priv_size);
+    if (!priv)
+        return AVERROR(ENOMEM);
+    memcpy(priv, f->priv, f->ex->priv_size);
+    av_free(f->priv);
+    f->priv = priv;
+    f->ex   = twin;
+    f->frame_delay = twin->frame_delay;
+    return 0;
+}
+
+static int enter(FFVmafEngine *e)
+{
+    return ff_gpu_enter(e->gpu->gpu);
+}
+
+static void leave(FFVmafEngine *e)
+{
+    ff_gpu_leave(e->gpu->gpu);
+}
+
+int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
+{
+    const FFVmafExtractor *twins[MAX_FEATURES] = { 0 };
+    int nb_twins = 0, nb_planes = 1, ret;
+
+    if (e->backend == FF_VMAF_BACKEND_CPU)
+        return 0;
+    for (int i = 0; i < e->nb_features; i++) {
+        twins[i] = ff_vmaf_gpu_extractor_find(e->features[i]->ex);
+        if (twins[i]) {
+            nb_twins++;
+            if (twins[i]->flags & FF_VMAF_EXTRACTOR_CHROMA)
+                nb_planes = 3;
+        }
+    }
+    if (!nb_twins) {
+        av_log(e->log_ctx, e->backend == FF_VMAF_BACKEND_GPU ? AV_LOG_WARNING : AV_LOG_VERBOSE,
+               "None of the requested features has a GPU kernel; all run on the CPU.\n");
+        return 0;
+    }
+
+    ret = ff_vmaf_gpu_alloc(&e->gpu, e->device, &e->geo, nb_planes, e->log_ctx);
+    if (ret < 0) {
+        if (e->backend == FF_VMAF_BACKEND_GPU) {
+            av_log(e->log_ctx, AV_LOG_ERROR,
+                   "backend=hip: no usable GPU (no HIP or CUDA runtime, or no device %d).\n",
+                   e->device);
+            return ret == AVERROR(ENODEV) ? ret : AVERROR(ENODEV);
+        }
+        av_log(e->log_ctx, AV_LOG_VERBOSE, "No GPU answers; computing on the CPU.\n");
+        return 0;
+    }
+    snprintf(e->gpu_name, sizeof(e->gpu_name), "%s, %s",
+             ff_gpu_device_name(e->gpu->gpu), ff_gpu_platform_name(e->gpu->gpu));
+
+    if ((ret = enter(e)) < 0)
+        goto fail;
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        const FFVmafExtractor *cpu = f->ex;
+        if (!twins[i])
+            continue;
+        if ((ret = convert_to_twin(f, twins[i])) < 0)
+            break;
+        f->gpu = e->gpu;
+        ret = f->ex->init(f, &e->geo);
+        if (ret >= 0)
+            continue;
+        /* No code object for this device, say: that feature stays on the
+         * CPU (its init runs with the others). */
+        f->ex  = cpu;
+        f->gpu = NULL;
+        f->frame_delay = cpu->frame_delay;
+        if (e->backend == FF_VMAF_BACKEND_GPU && ret != AVERROR(ENOSYS))
+            break;
+        av_log(e->log_ctx, AV_LOG_WARNING, "Feature '%s' runs on the CPU: its GPU setup failed.\n",
+               cpu->name);
+        ret = 0;
+    }
+    leave(e);
+    if (ret < 0)
+        goto fail;
+    return 0;
+fail:
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) {
+            if (f->ex->close)
+                f->ex->close(f);
+            f->ex  = f->ex->cpu;
+            f->gpu = NULL;
+        }
+    }
+    ff_vmaf_gpu_free(&e->gpu);
+    return ret;
+}
+
+/*
+ * The GPU failed while frames [e->gpu_collected, end) still had GPU work
+ * pending. Move every GPU twin to the CPU and compute those frames from the
+ * host copies the ring still holds, so no frame is lost or mis-scored.
+ * Frames from `end` on are left to the caller, which now sees CPU
+ * extractors.
+ */
+static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
+{
+    unsigned first = e->gpu_collected;
+    FFVmafGpu *gpu = e->gpu;
+    int ret = 0;
+
+    if (e->backend == FF_VMAF_BACKEND_GPU)
+        return err;
+    av_log(e->log_ctx, AV_LOG_WARNING,
+           "The GPU failed; finishing the stream on the CPU from frame %u.\n", first);
+    e->gpu = NULL;
+    for (int i = 0; i < e->nb_features && ret >= 0; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU))
+            continue;
+        ret = f->ex->to_cpu(f, first);
+        f->ex  = f->ex->cpu;
+        f->gpu = NULL;
+        f->frame_delay = f->ex->frame_delay;
+        if (ret < 0)
+            break;
+        for (unsigned k = first; k < end && ret >= 0; k++) {
+            FFVmafPicture pic[2];
+            if (!ff_vmaf_engine_runs_on(e, f, k))
+                continue;
+            for (int w = 0; w < 2; w++) {
+                ff_vmaf_picture_set_geometry(&pic[w], &e->geo);
+                for (int p = 0; p < 3; p++) {
+                    pic[w].data[p]     = p < gpu->nb_planes ? ff_vmaf_gpu_host_plane(gpu, k, w, p) : NULL;
+                    pic[w].linesize[p] = (ptrdiff_t)gpu->w[p] * gpu->bytes;
+                }
+            }
+            ret = f->ex->extract(f, &pic[0], &pic[1], k, e->fc);
+        }
+    }
+    /* Frees the ring (and the host copies) only now. */
+    ff_vmaf_gpu_free(&gpu);
+    e->delay = 0;
+    for (int i = 0; i < e->nb_features; i++)
+        e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
+    return ret;
+}
+
+int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
+                             const FFVmafPicture *ref, const FFVmafPicture *dis)
+{
+    int ret;
+
+    if ((ret = enter(e)) < 0)
+        return fall_back_to_cpu(e, index, ret);
+    ret = ff_vmaf_gpu_upload(e->gpu, index, ref, dis);
+    for (int i = 0; i < e->nb_features && ret >= 0; i++) {
+        FFVmafFeature *f = e->features[i];
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
+            ret = f->ex->extract(f, ref, dis, index, e->fc);
+    }
+    if (ret >= 0)
+        ret = ff_vmaf_gpu_frame_queued(e->gpu, index);
+    leave(e);
+    return ret < 0 ? fall_back_to_cpu(e, index, ret) : 0;
+}
+
+int ff_vmaf_engine_gpu_wait_first(FFVmafEngine *e)
+{
+    int ret;
+    if (!e->gpu)
+        return 0;
+    if ((ret = enter(e)) < 0)
+        return fall_back_to_cpu(e, 0, ret);
+    ret = ff_vmaf_gpu_frame_wait(e->gpu, 0);
+    leave(e);
+    /* Nothing of frame 0 is written yet: the caller computes it on the CPU. */
+    return ret < 0 ? fall_back_to_cpu(e, 0, ret) : 0;
+}
+
+int ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsigned index)
+{
+    /* The frame has run: collect() only reads page-locked host memory. */
+    if (!ff_vmaf_engine_runs_on(e, f, index))
+        return 0;
+    return f->ex->collect(f, index, e->fc);
+}
+
+int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
+{
+    int ret = 0;
+
+    if (!e->gpu)
+        return 0;
+    /* Every pushed frame not yet collected has GPU work pending. */
+    if ((ret = enter(e)) < 0)
+        return fall_back_to_cpu(e, e->nb_pushed, ret);
+    for (; e->gpu_collected < end && ret >= 0; e->gpu_collected++) {
+        unsigned index = e->gpu_collected;
+        ret = ff_vmaf_gpu_frame_wait(e->gpu, index);
+        for (int i = 0; i < e->nb_features && ret >= 0; i++) {
+            FFVmafFeature *f = e->features[i];
+            if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
+                ret = f->ex->collect(f, index, e->fc);
+        }
+        if (ret < 0)
+            break;
+    }
+    leave(e);
+    return ret < 0 ? fall_back_to_cpu(e, e->nb_pushed, ret) : 0;
+}
+
+void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t size)
+{
+    char gpu[512] = "", cpu[512] = "";
+    for (int i = 0; i < e->nb_features; i++) {
+        const FFVmafFeature *f = e->features[i];
+        char *dst = (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) ? gpu : cpu;
+        if (strstr(dst, f->ex->name))
+            continue;
+        av_strlcatf(dst, 512, "%s%s", *dst ? ", " : "", f->ex->name);
+    }
+    buf[0] = 0;
+    if (*gpu)
+        av_strlcatf(buf, size, "%s on the GPU (%s)", gpu, e->gpu_name);
+    if (*cpu)
+        av_strlcatf(buf, size, "%s%s on the CPU", *buf ? "; " : "", cpu);
+}
