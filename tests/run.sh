@@ -30,7 +30,7 @@ echo "Reference: $ref"
 
 CC=${CC:-cc}
 build_test() {
-    $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/$1.c" \
+    $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/$1.c" "$top/tests/clips.c" \
         "$obj"/libavfilter/vmaf/*.o "$obj"/libavfilter/hip/*.o "$obj/libavutil/libavutil.a" -lm -pthread -ldl \
         -o "$build/$1"
 }

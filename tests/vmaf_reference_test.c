@@ -25,31 +25,7 @@
 #include "libavfilter/vmaf/feature.h"
 #include "libavfilter/vmaf/json.h"
 
-typedef struct Pair {
-    const char *name;       ///< reference file prefix
-    const char *ref, *dis;  ///< clip files
-    int w, h, bpc, ss;      ///< ss: 1 for 4:2:0, 0 for 4:4:4
-    int file_bpc;           ///< depth stored in the file (8: shift up to bpc)
-    int frames;
-} Pair;
-
-static const Pair pairs[] = {
-    { "src01_576x324_3f_8bit",  "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 8, 1, 8, 3 },
-    /* The 10- and 12-bit clips are the 8-bit content shifted left
-     * (testdata README), so they are generated when only the 8-bit
-     * pair is at hand. */
-    { "src01_576x324_3f_10bit", "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 10, 1, 8, 3 },
-    { "src01_576x324_3f_12bit", "src01_hrc00_576x324_3f.yuv", "src01_hrc01_576x324_3f.yuv", 576, 324, 12, 1, 8, 3 },
-    { "src01_576x324_3f_8bit_identity", "src01_hrc00_576x324_3f.yuv", "src01_hrc00_576x324_3f.yuv", 576, 324, 8, 1, 8, 3 },
-    { "src01_576x324_3f_10bit_identity", "src01_hrc00_576x324_3f.yuv", "src01_hrc00_576x324_3f.yuv", 576, 324, 10, 1, 8, 3 },
-    { "sparks_480x270_5f_10bit", "sparks_ref_480x270.yuv42010le.yuv", "sparks_dis_480x270.yuv42010le.yuv", 480, 270, 10, 1, 10, 5 },
-    { "src01_160x90_48f_8bit", "src01_hrc00_160x90_48f.yuv", "src01_hrc01_160x90_48f.yuv", 160, 90, 8, 1, 8, 48 },
-    { "archer_1920x1080_1f_8bit", "archer_ref_frm20.yuv", "archer_dis_frm20.yuv", 1920, 1080, 8, 1, 8, 1 },
-    { "dark_scene_1920x1080_1f_8bit", "dark_scene_1920x1080_420p_ref.yuv", "dark_scene_1920x1080_420p_dis.yuv", 1920, 1080, 8, 1, 8, 1 },
-    { "hall_352x288_1f_8bit", "hall_cif_frm_0_frm_0.yuv", "hall_plr10_3693_frm_0_frm_0.yuv", 352, 288, 8, 1, 8, 1 },
-    { "akiyo_multiply_352x288_1f_8bit", "refp_akiyo_cif_identity_352x288.yuv", "disp_akiyo_cif_multiply_352x288.yuv", 352, 288, 8, 1, 8, 1 },
-    { "test_image_100007_481x321_444_1f_8bit", "test_image_100007_481x321_444.yuv", "test_image_100007_noisy_481x321_444.yuv", 481, 321, 8, 0, 8, 1 },
-};
+#include "clips.h"
 
 typedef struct Run {
     const char *what;       ///< reference file: <pair>__<what>.json
@@ -148,54 +124,6 @@ end:
     return buf;
 }
 
-/* Load frame n of a raw planar file into a w x h picture at p->bpc. */
-static int load_frame(FFVmafPicture *pic, uint8_t **planes, const Pair *p,
-                      const char *path, int n)
-{
-    int cw = p->ss ? (p->w + 1) >> 1 : p->w, ch = p->ss ? (p->h + 1) >> 1 : p->h;
-    int fbytes = p->file_bpc > 8 ? 2 : 1, bytes = p->bpc > 8 ? 2 : 1;
-    size_t plane_w[3] = { p->w, cw, cw }, plane_h[3] = { p->h, ch, ch };
-    size_t frame_size = ((size_t)p->w * p->h + 2 * (size_t)cw * ch) * fbytes;
-    FILE *f = fopen(path, "rb");
-    uint8_t *raw;
-    size_t off = 0;
-
-    if (!f)
-        return AVERROR(ENOENT);
-    raw = malloc(frame_size);
-    if (!raw || fseek(f, (long)(frame_size * n), SEEK_SET) ||
-        fread(raw, 1, frame_size, f) != frame_size) {
-        free(raw);
-        fclose(f);
-        return AVERROR(EIO);
-    }
-    fclose(f);
-
-    pic->bpc = p->bpc;
-    for (int i = 0; i < 3; i++) {
-        size_t count = plane_w[i] * plane_h[i];
-        av_freep(&planes[i]);
-        planes[i] = av_malloc(count * bytes);
-        for (size_t k = 0; k < count; k++) {
-            unsigned v = fbytes == 2 ? raw[off + 2 * k] | raw[off + 2 * k + 1] << 8
-                                     : raw[off + k];
-            v <<= p->bpc - p->file_bpc;
-            if (bytes == 2)
-                ((uint16_t *)planes[i])[k] = v;
-            else
-                planes[i][k] = v;
-        }
-        off += count * fbytes;
-        pic->data[i]     = planes[i];
-        pic->linesize[i] = plane_w[i] * bytes;
-        /* libvmaf's chroma planes are rounded down: the top-left block. */
-        pic->w[i] = i ? p->w >> p->ss : p->w;
-        pic->h[i] = i ? p->h >> p->ss : p->h;
-    }
-    free(raw);
-    return 0;
-}
-
 static int key_selected(const char *key, const char *prefixes)
 {
     const char *p = prefixes;
@@ -240,7 +168,7 @@ static const FFVmafJson *frame_values(const FFVmafJson *frame)
 }
 
 static void run_case(const char *data_dir, const char *ref_dir,
-                     const Pair *p, const Run *r)
+                     const ClipPair *p, const Run *r)
 {
     char path[4096], ref_path[2][4096], err[256];
     FFVmafJsonDoc *doc = NULL;
@@ -286,8 +214,8 @@ static void run_case(const char *data_dir, const char *ref_dir,
         goto fail;
     for (int n = 0; n < p->frames; n++) {
         FFVmafPicture ref, dis;
-        if ((ret = load_frame(&ref, planes[0], p, ref_path[0], n)) < 0 ||
-            (ret = load_frame(&dis, planes[1], p, ref_path[1], n)) < 0 ||
+        if ((ret = clip_load_frame(&ref, planes[0], p, ref_path[0], n)) < 0 ||
+            (ret = clip_load_frame(&dis, planes[1], p, ref_path[1], n)) < 0 ||
             (ret = ff_vmaf_engine_push(e, &ref, &dis)) < 0)
             goto fail;
     }
@@ -396,13 +324,13 @@ int main(int argc, char **argv)
     }
     av_log_set_level(AV_LOG_ERROR);
     for (int r = 0; r < (int)(sizeof(runs) / sizeof(runs[0])); r++)
-        for (int p = 0; p < (int)(sizeof(pairs) / sizeof(pairs[0])); p++) {
-            if (runs[r].only_pair && strcmp(runs[r].only_pair, pairs[p].name))
+        for (int p = 0; p < (int)(nb_clip_pairs); p++) {
+            if (runs[r].only_pair && strcmp(runs[r].only_pair, clip_pairs[p].name))
                 continue;
-            if (filter && !strstr(pairs[p].name, filter) && !strstr(runs[r].what, filter) &&
+            if (filter && !strstr(clip_pairs[p].name, filter) && !strstr(runs[r].what, filter) &&
                 !strstr(runs[r].features, filter) && !strstr(runs[r].model, filter))
                 continue;
-            run_case(argv[1], argv[2], &pairs[p], &runs[r]);
+            run_case(argv[1], argv[2], &clip_pairs[p], &runs[r]);
         }
     printf("%d passed, %d failed, %d skipped\n", nb_passed, nb_failed, nb_skipped);
     return nb_failed ? 1 : 0;

@@ -46,7 +46,7 @@ echo "ffmpeg: $ffmpeg; options: ${extra:-backend=auto}; $(nproc) CPUs: $(sed -n 
 echo
 echo "| size      | frames | threads | engine fps | wall fps | VMAF mean |"
 echo "|-----------|--------|---------|------------|----------|-----------|"
-for t in 1 2; do
+for t in ${BENCH_THREADS:-1 2}; do
     run 576x324 576x324 60 $t
     run 1080p 1920x1080 30 $t
     run 4k 3840x2160 10 $t

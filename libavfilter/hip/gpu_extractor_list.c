@@ -31,14 +31,18 @@
 #include "code_object.h"
 
 extern const FFVmafExtractor ff_vmaf_extractor_psnr_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_motion_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_motion;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
+    &ff_vmaf_extractor_motion_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_psnr,
+    &ff_vmaf_gpu_code_motion,
     NULL
 };
 

@@ -38,6 +38,7 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
         return AVERROR(ENOMEM);
     e->log_ctx = log_ctx;
     e->step    = 1;
+    e->gpu_fail_at = -1;
     if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
         av_free(e);
         return ret;
@@ -52,12 +53,15 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     if (!e)
         return;
     avpriv_slicethread_free(&e->threads);
+    /* GPU twins release device memory: their context must be current. */
+    ff_vmaf_engine_gpu_enter(e);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
         if (e->configured && f->ex->close)
             f->ex->close(f);
         ff_vmaf_feature_free(&e->features[i]);
     }
+    ff_vmaf_engine_gpu_leave(e);
     ff_vmaf_engine_free_gpu(e);
     ff_vmaf_engine_free_models(e);
     ff_vmaf_collector_free(&e->fc);
@@ -238,10 +242,12 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
             continue;   /* set up by ff_vmaf_engine_setup_gpu() */
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
             /* Close the ones already initialised; free() skips them. */
+            ff_vmaf_engine_gpu_enter(e);
             for (int j = 0; j < e->nb_features; j++)
                 if (j != i && (j < i || (e->features[j]->ex->flags & FF_VMAF_EXTRACTOR_GPU)) &&
                     e->features[j]->ex->close)
                     e->features[j]->ex->close(e->features[j]);
+            ff_vmaf_engine_gpu_leave(e);
             ff_vmaf_engine_free_gpu(e);
             return ret;
         }

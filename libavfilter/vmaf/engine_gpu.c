@@ -74,6 +74,17 @@ static void leave(FFVmafEngine *e)
     ff_gpu_leave(e->gpu->gpu);
 }
 
+int ff_vmaf_engine_gpu_enter(FFVmafEngine *e)
+{
+    return e->gpu ? enter(e) : 0;
+}
+
+void ff_vmaf_engine_gpu_leave(FFVmafEngine *e)
+{
+    if (e->gpu)
+        leave(e);
+}
+
 int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 {
     const FFVmafExtractor *twins[MAX_FEATURES] = { 0 };
@@ -138,6 +149,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         goto fail;
     return 0;
 fail:
+    enter(e);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
         if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) {
@@ -147,6 +159,7 @@ fail:
             f->gpu = NULL;
         }
     }
+    leave(e);
     ff_vmaf_gpu_free(&e->gpu);
     return ret;
 }
@@ -168,12 +181,20 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
         return err;
     av_log(e->log_ctx, AV_LOG_WARNING,
            "The GPU failed; finishing the stream on the CPU from frame %u.\n", first);
+    /* A broken context may refuse even this; the ring goes regardless. */
+    ff_gpu_enter(gpu->gpu);
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu(f, first) < 0)
+            av_log(e->log_ctx, AV_LOG_WARNING, "Could not release the GPU resources of '%s'.\n",
+                   f->ex->name);
+    }
+    ff_gpu_leave(gpu->gpu);
     e->gpu = NULL;
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = e->features[i];
         if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU))
             continue;
-        ret = f->ex->to_cpu(f, first);
         f->ex  = f->ex->cpu;
         f->gpu = NULL;
         f->frame_delay = f->ex->frame_delay;
@@ -209,6 +230,10 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
     if ((ret = enter(e)) < 0)
         return fall_back_to_cpu(e, index, ret);
     ret = ff_vmaf_gpu_upload(e->gpu, index, ref, dis);
+    if (ret >= 0 && index == e->gpu_fail_at) {
+        av_log(e->log_ctx, AV_LOG_WARNING, "Simulating a GPU failure at frame %u.\n", index);
+        ret = AVERROR_EXTERNAL;
+    }
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = e->features[i];
         if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))

@@ -61,6 +61,7 @@ struct FFVmafEngine {
     struct FFVmafGpu *gpu;      ///< NULL when nothing runs on the GPU
     unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
     char gpu_name[256];
+    int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
 
     AVSliceThread *threads;
     int nb_threads;
@@ -91,6 +92,9 @@ int  ff_vmaf_engine_gpu_wait_first(FFVmafEngine *e);
 /** Write one GPU twin's values of frame index, which has run. */
 int  ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsigned index);
 void ff_vmaf_engine_free_gpu(FFVmafEngine *e);
+/** Make the GPU current on this thread, if there is one (0 otherwise). */
+int  ff_vmaf_engine_gpu_enter(FFVmafEngine *e);
+void ff_vmaf_engine_gpu_leave(FFVmafEngine *e);
 int  ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 int  ff_vmaf_engine_score_models(FFVmafEngine *e);
 void ff_vmaf_engine_free_models(FFVmafEngine *e);

@@ -33,12 +33,20 @@ extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 extern const FFVmafExtractor ff_vmaf_extractor_motion;
 extern const FFVmafExtractor ff_vmaf_extractor_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_adm;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ssim;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim;
+extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs;
+extern const FFVmafExtractor ff_vmaf_extractor_ciede;
 
 static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_psnr,
     &ff_vmaf_extractor_motion,
     &ff_vmaf_extractor_vif,
     &ff_vmaf_extractor_adm,
+    &ff_vmaf_extractor_float_ssim,
+    &ff_vmaf_extractor_float_ms_ssim,
+    &ff_vmaf_extractor_psnr_hvs,
+    &ff_vmaf_extractor_ciede,
 };
 
 const FFVmafExtractor *ff_vmaf_extractor_find(const char *name)

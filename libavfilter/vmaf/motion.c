@@ -40,6 +40,7 @@
 
 #include "collector.h"
 #include "feature.h"
+#include "motion.h"
 #include "motion_dsp.h"
 
 #define SAD_NAME     "VMAF_integer_feature_motion_sad_score"
@@ -47,36 +48,8 @@
 #define MOTION2_NAME "VMAF_integer_feature_motion2_score"
 #define MOTION3_NAME "VMAF_integer_feature_motion3_score"
 
-typedef struct MotionContext {
-    /* options */
-    int    force_zero;
-    double blend_factor;
-    double blend_offset;
-    double fps_weight;
-    double max_val;
-    int    five_frame_window;
-    int    moving_average;
-    int    debug;
-
-    int w, h, bpc;
-    /*
-     * The SAD of frame i compares it with frame i - stride; frames below m0
-     * have none and score 0. Both are 2 with the five-frame window, else 1.
-     */
-    int m0, stride;
-    /* Own copies of the last `stride` reference luma planes: refs[i % stride]
-     * holds frame i - stride when frame i arrives. */
-    uint8_t  *refs[2];
-    ptrdiff_t ref_linesize;
-    int32_t  *tmp;
-
-    unsigned nb_frames;
-    double   sad[3];    ///< sad of frame i at sad[i % 3]
-    double   prev_p;    ///< blended motion2 of the previous frame, for the average
-} MotionContext;
-
 #define OFFSET(x) offsetof(MotionContext, x)
-static const FFVmafOption motion_options[] = {
+const FFVmafOption ff_vmaf_motion_options[] = {
     { "debug",                    NULL,      FF_VMAF_OPT_BOOL,   OFFSET(debug),             0,       NULL, 0, 1 },
     { "motion_force_zero",        "force_0", FF_VMAF_OPT_BOOL,   OFFSET(force_zero),        0,       NULL, 0, 1, 1 },
     { "motion_blend_factor",      "mbf",     FF_VMAF_OPT_DOUBLE, OFFSET(blend_factor),      1.0,     NULL, 0, 1, 1 },
@@ -88,7 +61,7 @@ static const FFVmafOption motion_options[] = {
     { NULL }
 };
 
-static void motion_close(FFVmafFeature *f)
+void ff_vmaf_motion_close(FFVmafFeature *f)
 {
     MotionContext *s = f->priv;
 
@@ -97,7 +70,7 @@ static void motion_close(FFVmafFeature *f)
     av_freep(&s->tmp);
 }
 
-static int motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     MotionContext *s = f->priv;
     int bytes = geo->bpc > 8 ? 2 : 1;
@@ -129,7 +102,7 @@ static int motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 fail:
     /* The engine closes only the features whose init succeeded. */
-    motion_close(f);
+    ff_vmaf_motion_close(f);
     return AVERROR(ENOMEM);
 }
 
@@ -184,9 +157,8 @@ static int finish_head(FFVmafFeature *f, FFVmafFeatureCollector *fc,
     return 0;
 }
 
-static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                          const FFVmafPicture *dis, unsigned index,
-                          FFVmafFeatureCollector *fc)
+int ff_vmaf_motion_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                         unsigned index, uint64_t sum)
 {
     MotionContext *s = f->priv;
     unsigned m0 = s->m0, st = s->stride;
@@ -211,26 +183,10 @@ static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         return ret;
     }
 
-    if (index >= m0) {
-        const uint8_t *prev = s->refs[index % st];
-        uint64_t sum;
-
-        if (s->bpc == 8)
-            sum = ff_vmaf_motion_sad_8(prev, s->ref_linesize,
-                                       ref->data[0], ref->linesize[0],
-                                       s->w, s->h, s->tmp);
-        else
-            sum = ff_vmaf_motion_sad_16(prev, s->ref_linesize,
-                                        ref->data[0], ref->linesize[0],
-                                        s->w, s->h, s->bpc, s->tmp);
-        /* SAD is in Q8; the evaluation order is libvmaf's. */
+    /* SAD is in Q8; the evaluation order is libvmaf's. */
+    if (index >= m0)
         sad = clamp_max((double)sum / 256.0 / ((double)s->w * s->h) *
                         s->fps_weight, s->max_val);
-    }
-    /* The picture is only borrowed: keep a copy for frame index + st. */
-    for (int y = 0; y < s->h; y++)
-        memcpy(s->refs[index % st] + y * s->ref_linesize,
-               ref->data[0] + y * ref->linesize[0], s->ref_linesize);
     s->sad[index % 3] = sad;
 
     ret = ff_vmaf_feature_write(f, fc, SAD_NAME, index, sad);
@@ -255,7 +211,39 @@ static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return 0;
 }
 
-static int motion_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
+void ff_vmaf_motion_keep_ref(MotionContext *s, unsigned index,
+                             const uint8_t *luma, ptrdiff_t linesize)
+{
+    for (int y = 0; y < s->h; y++)
+        memcpy(s->refs[index % s->stride] + y * s->ref_linesize,
+               luma + y * linesize, s->ref_linesize);
+}
+
+static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                          const FFVmafPicture *dis, unsigned index,
+                          FFVmafFeatureCollector *fc)
+{
+    MotionContext *s = f->priv;
+    uint64_t sum = 0;
+
+    if (!s->force_zero && index >= (unsigned)s->m0 && index == s->nb_frames) {
+        const uint8_t *prev = s->refs[index % s->stride];
+        if (s->bpc == 8)
+            sum = ff_vmaf_motion_sad_8(prev, s->ref_linesize,
+                                       ref->data[0], ref->linesize[0],
+                                       s->w, s->h, s->tmp);
+        else
+            sum = ff_vmaf_motion_sad_16(prev, s->ref_linesize,
+                                        ref->data[0], ref->linesize[0],
+                                        s->w, s->h, s->bpc, s->tmp);
+    }
+    /* The picture is only borrowed: keep a copy for frame index + st. */
+    if (!s->force_zero)
+        ff_vmaf_motion_keep_ref(s, index, ref->data[0], ref->linesize[0]);
+    return ff_vmaf_motion_write(f, fc, index, sum);
+}
+
+int ff_vmaf_motion_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
 {
     MotionContext *s = f->priv;
     unsigned n = s->nb_frames;
@@ -268,25 +256,25 @@ static int motion_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
     return finish_frame(f, fc, n - 1, s->sad[(n - 1) % 3]);
 }
 
-static const char *const motion_provides[] = {
+const char *const ff_vmaf_motion_provides[] = {
     SAD_NAME, MOTION_NAME, MOTION2_NAME, MOTION3_NAME, NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_motion = {
     .name      = "motion",
-    .options   = motion_options,
+    .options   = ff_vmaf_motion_options,
     .priv_size = sizeof(MotionContext),
     /* Each SAD compares a reference frame with an earlier one, so motion
      * needs every frame, in order, even when n_subsample skips the others. */
     .flags     = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
-    .provides  = motion_provides,
+    .provides  = ff_vmaf_motion_provides,
     /* motion2 of frame i needs frame i + 1, but with
      * motion_five_frame_window the motion3 of frames 0 and 1 needs the sad
      * of frame 2. The table entry cannot depend on options, so take the
      * larger bound. */
     .frame_delay = 2,
-    .init      = motion_init,
+    .init      = ff_vmaf_motion_init,
     .extract   = motion_extract,
-    .flush     = motion_flush,
-    .close     = motion_close,
+    .flush     = ff_vmaf_motion_flush,
+    .close     = ff_vmaf_motion_close,
 };

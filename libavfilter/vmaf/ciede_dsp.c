@@ -1,0 +1,204 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <math.h>
+
+#include "libavutil/mathematics.h"
+
+#include "ciede_dsp.h"
+
+#define TWO_PI (2 * M_PI)
+/* 25^7: exact as a double, rounded up to 6103515648 as a float. */
+#define POW25_7 6103515625.0
+
+void ff_vmaf_ciede_scale_init(FFVmafCiedeScale *sc, int bpc)
+{
+    double s = 1 << (bpc - 8);
+
+    sc->y_off = 16.0 * s;
+    sc->y_mul = 1.0 / (219.0 * s);
+    sc->c_off = 128.0 * s;
+    sc->c_mul = 1.0 / (224.0 * s);
+}
+
+/* sRGB-style linearisation, with libvmaf's threshold of 10/255 (not
+ * 0.04045); negative values take the linear branch. */
+static inline double linearize(double c)
+{
+    if (c > 10.0 / 255.0)
+        return pow((c + 0.055) * (1.0 / 1.055), 2.4);
+    return c * (1.0 / 12.92);
+}
+
+/* CIELAB companding, rounded to float as libvmaf stores it. */
+static inline float lab_f(double t)
+{
+    if (t > 216.0 / 24389.0)
+        return (float)pow(t, 1.0 / 3.0);
+    return (float)((24389.0 / 27.0 * t + 16.0) * (1.0 / 116.0));
+}
+
+FFVmafLab ff_vmaf_ciede_yuv_to_lab(const FFVmafCiedeScale *sc,
+                                   int y_, int u_, int v_)
+{
+    double y = ((double)y_ - sc->y_off) * sc->y_mul;
+    double u = ((double)u_ - sc->c_off) * sc->c_mul;
+    double v = ((double)v_ - sc->c_off) * sc->c_mul;
+    /* BT.709 YCbCr to R'G'B', then to linear RGB and CIE XYZ (D65). */
+    double r = linearize(y + 1.28033 * v);
+    double g = linearize(y - 0.21482 * u - 0.38059 * v);
+    double b = linearize(y + 2.12798 * u);
+    double x = r * 0.4124564390896921   + g * 0.357576077643909 + b * 0.18043748326639894;
+    double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+    double z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+    float fx = lab_f(x * (1.0 / 0.95047));
+    float fy = lab_f(yy);
+    float fz = lab_f(z * (1.0 / 1.08883));
+    FFVmafLab lab;
+
+    lab.l = (float)(116.0 * fy - 16.0);
+    lab.a = (float)(500.0 * ((double)fx - fy));
+    lab.b = (float)(200.0 * ((double)fy - fz));
+    return lab;
+}
+
+/* Hue angle in [0, 2 pi), 0 for a neutral colour. */
+static inline float hue(float b, float a)
+{
+    float h;
+    if (b == 0.0f && a == 0.0f)
+        return 0.0f;
+    h = (float)atan2(b, a);
+    if (h < 0.0f)
+        h = (float)(h + TWO_PI);
+    return h;
+}
+
+float ff_vmaf_ciede_delta_e(const FFVmafLab *p1, const FFVmafLab *p2)
+{
+    float dl = p2->l - p1->l;
+    float lbar = (p1->l + p2->l) / 2;
+    float c1 = (float)sqrt((double)p1->a * p1->a + (double)p1->b * p1->b);
+    float c2 = (float)sqrt((double)p2->a * p2->a + (double)p2->b * p2->b);
+    float cbar = (c1 + c2) / 2;
+    double cbar7 = pow(cbar, 7);
+    /* Chroma-dependent stretch of the a axis, kept in double. */
+    double g = 1.0 - sqrt(cbar7 / (cbar7 + POW25_7));
+    float a1p = (float)(p1->a + (p1->a / 2) * g);
+    float a2p = (float)(p2->a + (p2->a / 2) * g);
+    float c1p = (float)sqrt((double)a1p * a1p + (double)p1->b * p1->b);
+    float c2p = (float)sqrt((double)a2p * a2p + (double)p2->b * p2->b);
+    float cbarp = (c1p + c2p) / 2;
+    float dcp = c2p - c1p;
+    float t = lbar - 50;
+    double t2 = (double)t * t;
+    float sl = (float)(1.0 + 0.015 * t2 / sqrt(20.0 + t2));
+    float sc = (float)(1.0 + 0.045 * cbarp);
+    float h1p = hue(p1->b, a1p), h2p = hue(p2->b, a2p);
+    float hdiff = h1p - h2p, hsum = h1p + h2p;
+    float dhp, dHp, hbarp, tt, sh, deg, ang, cbarp7, p, rt, l, c, h;
+
+    /* The zero test uses the unprimed chromas, as libvmaf does. */
+    if (c1 == 0.0f || c2 == 0.0f) {
+        dhp = 0.0f;
+    } else {
+        float d = h2p - h1p;
+        if (fabs(hdiff) <= M_PI)
+            dhp = d;
+        else if (h2p <= h1p)
+            dhp = (float)(d + TWO_PI);
+        else
+            dhp = (float)(d - TWO_PI);
+    }
+    dHp = (float)(2.0 * sqrt((double)(c1p * c2p)) * sin(dhp / 2));
+    /* libvmaf always adds 2 pi here, never subtracts it. */
+    if (fabs(hdiff) > M_PI)
+        hbarp = (float)((hsum + TWO_PI) / 2);
+    else
+        hbarp = hsum / 2;
+
+    tt = (float)(1.0 - 0.17 * cos(hbarp - M_PI / 6) + 0.24 * cos(2.0 * hbarp) +
+                 0.32 * cos(3.0 * hbarp + M_PI / 30) -
+                 0.20 * cos(4.0 * hbarp - 7 * M_PI / 20));
+    sh = (float)(1.0 + (0.015 * cbarp) * tt);
+
+    /* Rotation term for blue hues. */
+    deg    = (float)(((float)(hbarp * (180.0 / M_PI)) - 275.0) * (1.0 / 25.0));
+    ang    = (float)((double)(float)(60.0 * exp(-(double)(deg * deg))) * (M_PI / 180.0));
+    cbarp7 = powf(cbarp, 7);
+    p      = cbarp7 / (cbarp7 + 6103515648.0f);
+    rt     = (float)(-2.0 * sqrt(p) * sin(ang));
+
+    l = dl  / (0.65f * sl);
+    c = dcp / (1.0f * sc);
+    h = dHp / (4.0f * sh);
+    return (float)sqrt((double)l * l + (double)c * c + (double)h * h +
+                       (double)(rt * c * h));
+}
+
+/* Flat areas repeat colours, and in subsampled chroma neighbours share
+ * Cb/Cr, so the last conversion and the last Delta E are remembered;
+ * reusing them gives the very same values. */
+#define CIEDE_ROW(type)                                                        \
+    do {                                                                       \
+        const type *ry = (const type *)ref[0], *ru = (const type *)ref[1];     \
+        const type *rv = (const type *)ref[2], *dy = (const type *)dis[0];     \
+        const type *du = (const type *)dis[1], *dv = (const type *)dis[2];     \
+        int last_r[3] = { -1 }, last_d[3] = { -1 }, de_valid = 0;              \
+        FFVmafLab lr = { 0 }, ld = { 0 };                                      \
+        float de = 0.0f;                                                       \
+        for (int j = 0; j < w; j++) {                                          \
+            int c = j >> ss_x, same_r, same_d;                                 \
+            /* Equal samples give exactly +0, which leaves sum unchanged. */   \
+            if (ry[j] == dy[j] && ru[c] == du[c] && rv[c] == dv[c])            \
+                continue;                                                      \
+            same_r = ry[j] == last_r[0] && ru[c] == last_r[1] &&               \
+                     rv[c] == last_r[2];                                       \
+            same_d = dy[j] == last_d[0] && du[c] == last_d[1] &&               \
+                     dv[c] == last_d[2];                                       \
+            if (!same_r) {                                                     \
+                lr = ff_vmaf_ciede_yuv_to_lab(sc, ry[j], ru[c], rv[c]);        \
+                last_r[0] = ry[j];                                             \
+                last_r[1] = ru[c];                                             \
+                last_r[2] = rv[c];                                             \
+            }                                                                  \
+            if (!same_d) {                                                     \
+                ld = ff_vmaf_ciede_yuv_to_lab(sc, dy[j], du[c], dv[c]);        \
+                last_d[0] = dy[j];                                             \
+                last_d[1] = du[c];                                             \
+                last_d[2] = dv[c];                                             \
+            }                                                                  \
+            if (!(same_r && same_d && de_valid)) {                             \
+                de = ff_vmaf_ciede_delta_e(&lr, &ld);                          \
+                de_valid = 1;                                                  \
+            }                                                                  \
+            sum += de;                                                         \
+        }                                                                      \
+    } while (0)
+
+double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
+                         const uint8_t *const ref[3],
+                         const uint8_t *const dis[3],
+                         int w, int ss_x, int bpc)
+{
+    if (bpc == 8)
+        CIEDE_ROW(uint8_t);
+    else
+        CIEDE_ROW(uint16_t);
+    return sum;
+}

@@ -1,0 +1,65 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * CIEDE2000 kernels (libvmaf 3.2.0 "ciede"), plain C.
+ *
+ * Each pixel is converted from BT.709 limited-range YCbCr to CIELAB and
+ * the colour difference of the two pictures is libvmaf's variant of
+ * Delta E 2000. The float/double mix and the glibc libm calls are part
+ * of the definition: every intermediate is rounded where libvmaf rounds
+ * it, so keep -ffp-contract=off and the operation order.
+ */
+
+#ifndef AVFILTER_VMAF_CIEDE_DSP_H
+#define AVFILTER_VMAF_CIEDE_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct FFVmafLab {
+    float l, a, b;
+} FFVmafLab;
+
+/** Per-bit-depth normalisation of the samples. */
+typedef struct FFVmafCiedeScale {
+    double y_off, y_mul;    ///< y = (Y - y_off) * y_mul
+    double c_off, c_mul;    ///< same for Cb and Cr
+} FFVmafCiedeScale;
+
+void ff_vmaf_ciede_scale_init(FFVmafCiedeScale *sc, int bpc);
+
+/** CIELAB of one pixel given its integer samples. */
+FFVmafLab ff_vmaf_ciede_yuv_to_lab(const FFVmafCiedeScale *sc,
+                                   int y, int u, int v);
+
+/** libvmaf's Delta E 2000 (weights kL 0.65, kC 1, kH 4) of two colours. */
+float ff_vmaf_ciede_delta_e(const FFVmafLab *ref, const FFVmafLab *dis);
+
+/**
+ * One picture row: add the Delta E of its w pixels, left to right, to sum
+ * and return the new sum. Chroma of pixel j is u[j >> ss_x] (v likewise);
+ * samples are uint8_t when bpc == 8, else uint16_t.
+ */
+double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
+                         const uint8_t *const ref[3],
+                         const uint8_t *const dis[3],
+                         int w, int ss_x, int bpc);
+
+#endif /* AVFILTER_VMAF_CIEDE_DSP_H */

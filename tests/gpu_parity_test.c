@@ -1,0 +1,261 @@
+/*
+ * GPU against CPU, value by value: every key of every frame must be the
+ * same double with backend GPU as with backend CPU. Runs on the clip pairs
+ * found in <testdata-dir> and on generated 1080p and 4K pairs (8 and 10
+ * bit, plus an odd size), for several option sets; then once more with a
+ * GPU failure simulated mid-stream, which must change nothing.
+ *
+ * Usage: gpu_parity_test <testdata-dir> [max-frames]
+ * Exit status 0 when every case matches; 77 when no GPU answers.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "libavfilter/vmaf/engine.h"
+#include "libavfilter/vmaf/engine_internal.h"
+#include "libavfilter/vmaf/feature.h"
+
+#include "clips.h"
+
+typedef struct Config {
+    const char *name, *model, *features;
+} Config;
+
+static const Config configs[] = {
+    { "vmaf+debug", "version=vmaf_v0.6.1",
+      "name=adm:debug=true|name=vif:debug=true|name=motion:debug=true|name=psnr" },
+    { "neg", "version=vmaf_v0.6.1neg", "" },
+    { "options", "", "name=psnr:enable_mse=true:enable_apsnr=true|"
+      "name=motion:motion_five_frame_window=true:motion_moving_average=true|"
+      "name=adm:adm_csf_mode=2:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_dlm_weight=0.7:adm_min_val=0.5" },
+};
+
+typedef struct Source {
+    const ClipPair *clip;   ///< NULL: generated
+    int w, h, bpc, frames;
+} Source;
+
+static int nb_passed, nb_failed;
+
+/* Textured, moving content with a distorted copy: a gradient plus
+ * pseudo-random detail, shifted per frame; the copy adds noise. */
+static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc,
+                     int n, int distorted)
+{
+    int bytes = bpc > 8 ? 2 : 1, maxv = (1 << bpc) - 1;
+    uint32_t seed = 12345u + 977u * n + (distorted ? 55555u : 0);
+
+    for (int p = 0; p < 3; p++) {
+        int pw = p ? w >> 1 : w, ph = p ? h >> 1 : h;
+        av_freep(&planes[p]);
+        planes[p] = av_malloc((size_t)pw * ph * bytes);
+        for (int y = 0; y < ph; y++)
+            for (int x = 0; x < pw; x++) {
+                int xs = x + 3 * n, v;
+                uint32_t r = (uint32_t)(xs * 2654435761u) ^ (uint32_t)(y * 40503u);
+                v = ((xs * 7 + y * 3) & 255) + (int)((r >> 13) & 31) - 16;
+                if (distorted) {
+                    seed = seed * 1664525u + 1013904223u;
+                    v += (int)(seed >> 28) - 8;
+                }
+                v = v < 0 ? 0 : v > 255 ? 255 : v;
+                v = v << (bpc - 8) | (distorted ? (int)(seed >> 24) & ((1 << (bpc - 8)) - 1) : 0);
+                v = v > maxv ? maxv : v;
+                if (bytes == 2)
+                    ((uint16_t *)planes[p])[(size_t)y * pw + x] = v;
+                else
+                    planes[p][(size_t)y * pw + x] = v;
+            }
+        pic->data[p]     = planes[p];
+        pic->linesize[p] = (ptrdiff_t)pw * bytes;
+        pic->w[p] = pw;
+        pic->h[p] = ph;
+    }
+    pic->bpc = bpc;
+}
+
+static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Config *c,
+               enum FFVmafBackend backend, int64_t fail_at, char *backends, size_t size)
+{
+    FFVmafGeometry geo = { src->w, src->h, src->bpc, 1, 1 };
+    uint8_t *planes[2][3] = { { 0 } };
+    FFVmafEngine *e = NULL;
+    char path[2][4096];
+    int ret;
+
+    if (src->clip) {
+        geo.ss_x = geo.ss_y = src->clip->ss;
+        snprintf(path[0], sizeof(path[0]), "%s/%s", dir, src->clip->ref);
+        snprintf(path[1], sizeof(path[1]), "%s/%s", dir, src->clip->dis);
+    }
+    if ((ret = ff_vmaf_engine_alloc(&e, NULL)) < 0 ||
+        (ret = ff_vmaf_engine_parse_models(e, c->model)) < 0 ||
+        (ret = ff_vmaf_engine_parse_features(e, c->features)) < 0)
+        goto end;
+    ff_vmaf_engine_set_backend(e, backend, 0);
+    e->gpu_fail_at = fail_at;
+    if ((ret = ff_vmaf_engine_configure(e, &geo, 2, 1)) < 0)
+        goto end;
+    ff_vmaf_engine_describe_backends(e, backends, size);
+    for (int n = 0; n < src->frames; n++) {
+        FFVmafPicture ref, dis;
+        if (src->clip) {
+            if ((ret = clip_load_frame(&ref, planes[0], src->clip, path[0], n)) < 0 ||
+                (ret = clip_load_frame(&dis, planes[1], src->clip, path[1], n)) < 0)
+                goto end;
+        } else {
+            generate(&ref, planes[0], src->w, src->h, src->bpc, n, 0);
+            generate(&dis, planes[1], src->w, src->h, src->bpc, n, 1);
+        }
+        if ((ret = ff_vmaf_engine_push(e, &ref, &dis)) < 0)
+            goto end;
+    }
+    ret = ff_vmaf_engine_flush(e);
+end:
+    for (int i = 0; i < 2; i++)
+        for (int p = 0; p < 3; p++)
+            av_freep(&planes[i][p]);
+    if (ret < 0)
+        ff_vmaf_engine_free(&e);
+    *pe = e;
+    return ret;
+}
+
+/* Every value of a, bit for bit, in b, and the same number of keys. */
+static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames,
+                   long *compared, char *first_diff, size_t size)
+{
+    const FFVmafFeatureCollector *fa = ff_vmaf_engine_results(a), *fb = ff_vmaf_engine_results(b);
+    int diffs = 0;
+
+    if (ff_vmaf_collector_nb_keys(fa) != ff_vmaf_collector_nb_keys(fb)) {
+        snprintf(first_diff, size, "%d keys on the CPU, %d with the GPU",
+                 ff_vmaf_collector_nb_keys(fa), ff_vmaf_collector_nb_keys(fb));
+        return 1;
+    }
+    for (int k = 0; k < ff_vmaf_collector_nb_keys(fa); k++) {
+        const char *key = ff_vmaf_collector_key(fa, k);
+        for (int n = 0; n < frames; n++) {
+            double va, vb;
+            int ha = ff_vmaf_collector_read_at(fa, k, n, &va) >= 0;
+            int hb = ff_vmaf_collector_read(fb, key, n, &vb) >= 0;
+            if (ha != hb || (ha && memcmp(&va, &vb, sizeof(va)))) {
+                if (!diffs++)
+                    snprintf(first_diff, size, "%s frame %d: CPU %.17g, GPU %.17g",
+                             key, n, ha ? va : 0.0 / 0.0, hb ? vb : 0.0 / 0.0);
+            }
+            *compared += ha;
+        }
+    }
+    for (int k = 0; k < ff_vmaf_collector_nb_aggregates(fa); k++) {
+        double va, vb = 0;
+        const char *key = ff_vmaf_collector_aggregate(fa, k, &va);
+        int found = 0;
+        for (int j = 0; j < ff_vmaf_collector_nb_aggregates(fb); j++)
+            if (!strcmp(ff_vmaf_collector_aggregate(fb, j, &vb), key)) {
+                found = 1;
+                break;
+            }
+        if (!found || memcmp(&va, &vb, sizeof(va)))
+            diffs++;
+        (*compared)++;
+    }
+    return diffs;
+}
+
+static void check(const char *dir, const Source *src, const char *label, const Config *c,
+                  int64_t fail_at)
+{
+    FFVmafEngine *cpu = NULL, *gpu = NULL;
+    char b_cpu[1024] = "", b_gpu[1024] = "", diff[512] = "";
+    long compared = 0;
+    int ret, diffs;
+
+    if ((ret = run(&cpu, dir, src, c, FF_VMAF_BACKEND_CPU, -1, b_cpu, sizeof(b_cpu))) < 0 ||
+        (ret = run(&gpu, dir, src, c, FF_VMAF_BACKEND_GPU, fail_at, b_gpu, sizeof(b_gpu))) < 0) {
+        printf("FAIL %s [%s]%s: %s\n", label, c->name, fail_at >= 0 ? " fallback" : "",
+               av_err2str(ret));
+        nb_failed++;
+        goto end;
+    }
+    diffs = compare(cpu, gpu, src->frames, &compared, diff, sizeof(diff));
+    if (diffs || !compared) {
+        printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
+               fail_at >= 0 ? " fallback" : "", diffs, compared, diff);
+        nb_failed++;
+    } else {
+        printf("PASS %s [%s]%s: %ld values bit-identical; %s\n", label, c->name,
+               fail_at >= 0 ? " (GPU failure simulated at frame 1)" : "", compared, b_gpu);
+        nb_passed++;
+    }
+end:
+    ff_vmaf_engine_free(&cpu);
+    ff_vmaf_engine_free(&gpu);
+}
+
+int main(int argc, char **argv)
+{
+    static const Source generated[] = {
+        { NULL, 1920, 1080,  8, 4 },
+        { NULL, 1920, 1080, 10, 4 },
+        { NULL, 3840, 2160,  8, 3 },
+        { NULL, 3840, 2160, 10, 3 },
+        { NULL, 1917, 1079,  8, 3 },
+        { NULL, 1280,  720, 12, 3 },
+        { NULL,  640,  360, 16, 3 },
+    };
+    int max_frames = argc > 2 ? atoi(argv[2]) : 48;
+    FFVmafEngine *e = NULL;
+    FFVmafGeometry geo = { 64, 64, 8, 1, 1 };
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s <testdata-dir> [max-frames]\n", argv[0]);
+        return 2;
+    }
+    av_log_set_level(AV_LOG_WARNING);
+    ff_vmaf_engine_alloc(&e, NULL);
+    ff_vmaf_engine_parse_features(e, "name=psnr");
+    ff_vmaf_engine_set_backend(e, FF_VMAF_BACKEND_GPU, 0);
+    if (ff_vmaf_engine_configure(e, &geo, 1, 1) < 0) {
+        printf("No GPU answers: nothing to compare.\n");
+        ff_vmaf_engine_free(&e);
+        return 77;
+    }
+    {
+        char b[1024];
+        ff_vmaf_engine_describe_backends(e, b, sizeof(b));
+        printf("GPU: %s\n", b);
+    }
+    ff_vmaf_engine_free(&e);
+
+    for (int i = 0; i < nb_clip_pairs; i++) {
+        const ClipPair *p = &clip_pairs[i];
+        Source src = { p, p->w, p->h, p->bpc, p->frames < max_frames ? p->frames : max_frames };
+        char path[4096];
+        FILE *f;
+        snprintf(path, sizeof(path), "%s/%s", argv[1], p->ref);
+        if (!(f = fopen(path, "rb")))
+            continue;
+        fclose(f);
+        for (int c = 0; c < (int)(sizeof(configs) / sizeof(configs[0])); c++)
+            check(argv[1], &src, p->name, &configs[c], -1);
+    }
+    for (int i = 0; i < (int)(sizeof(generated) / sizeof(generated[0])); i++) {
+        char label[64];
+        snprintf(label, sizeof(label), "generated_%dx%d_%df_%dbit", generated[i].w,
+                 generated[i].h, generated[i].frames, generated[i].bpc);
+        for (int c = 0; c < (int)(sizeof(configs) / sizeof(configs[0])); c++)
+            check(argv[1], &generated[i], label, &configs[c], -1);
+        /* A GPU failure at frame 1 must leave every value unchanged. */
+        check(argv[1], &generated[i], label, &configs[0], 1);
+    }
+    printf("%d passed, %d failed\n", nb_passed, nb_failed);
+    return nb_failed ? 1 : 0;
+}
