@@ -37,6 +37,14 @@ extern const FFVmafExtractor ff_vmaf_extractor_float_ssim;
 extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim;
 extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs;
 extern const FFVmafExtractor ff_vmaf_extractor_ciede;
+extern const FFVmafExtractor ff_vmaf_extractor_float_psnr;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr;
+extern const FFVmafExtractor ff_vmaf_extractor_float_moment;
+extern const FFVmafExtractor ff_vmaf_extractor_float_motion;
+extern const FFVmafExtractor ff_vmaf_extractor_float_vif;
+extern const FFVmafExtractor ff_vmaf_extractor_float_adm;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal;
 
 static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_psnr,
@@ -47,6 +55,14 @@ static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_float_ms_ssim,
     &ff_vmaf_extractor_psnr_hvs,
     &ff_vmaf_extractor_ciede,
+    &ff_vmaf_extractor_float_psnr,
+    &ff_vmaf_extractor_float_ansnr,
+    &ff_vmaf_extractor_float_moment,
+    &ff_vmaf_extractor_float_motion,
+    &ff_vmaf_extractor_float_vif,
+    &ff_vmaf_extractor_float_adm,
+    &ff_vmaf_extractor_speed_chroma,
+    &ff_vmaf_extractor_speed_temporal,
 };
 
 const FFVmafExtractor *ff_vmaf_extractor_find(const char *name)

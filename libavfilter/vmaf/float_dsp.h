@@ -1,0 +1,195 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Kernels shared by libvmaf's float feature family (float_psnr, float_ansnr,
+ * float_moment, float_motion, float_vif, float_adm), plain C.
+ *
+ * Every function reproduces libvmaf's single-precision arithmetic step by
+ * step: each product and each sum is rounded to float in the order given,
+ * so results are bit-identical to libvmaf's whatever the loop structure.
+ * This needs IEEE binary32 evaluation without contraction
+ * (-ffp-contract=off, FLT_EVAL_METHOD 0).
+ *
+ * Float planes are row-major with strides in elements.
+ */
+
+#ifndef AVFILTER_VMAF_FLOAT_DSP_H
+#define AVFILTER_VMAF_FLOAT_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Most taps of a generated Gaussian (kernel scale 360/97 at scale 0: 65). */
+#define FF_VMAF_FLOAT_MAX_TAPS 65
+
+/**
+ * Luma samples in 8-bit units plus offset: x = f(f(v / 2^(bpc-8)) + offset).
+ * src holds uint8_t when bpc == 8, else uint16_t; linesize in bytes.
+ */
+void ff_vmaf_float_from_luma(float *dst, ptrdiff_t dst_stride,
+                             const uint8_t *src, ptrdiff_t linesize,
+                             int w, int h, int bpc, float offset);
+
+/** Reflect-101 mirror of index i into [0, n), for |overshoot| < n. */
+static inline int ff_vmaf_float_r101(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
+}
+
+/**
+ * Whether ks is one of libvmaf's accepted Gaussian kernel scales (SpEED
+ * and float_vif share the list), matched within 1e-3.
+ */
+int ff_vmaf_float_kernelscale_valid(double ks);
+
+/**
+ * Taps of the Gaussian of "scale" q (0..4) for kernel scale ks:
+ * 2^(4-q) + 1 scaled by ks, rounded up to an odd count, at least 3.
+ */
+int ff_vmaf_float_filter_size(int q, double ks);
+
+/**
+ * libvmaf's Gaussian of n taps and deviation sigma, normalised by its float
+ * sum: exp in double, every other step in float.
+ */
+void ff_vmaf_float_gaussian(float *taps, int n, float sigma);
+
+/**
+ * Vertical pass of the separable convolution at row i of a w x h plane:
+ * dst[j] = sum over k of f(g[k] * x[R101(i - n/2 + k)][j]), accumulated in
+ * float from 0 in tap order. h must exceed n/2.
+ */
+void ff_vmaf_float_vfilter(float *dst, const float *src, ptrdiff_t stride,
+                           int w, int h, int i, const float *g, int n);
+
+/**
+ * The five vertical passes of VIF's statistics in one sweep over two
+ * planes x and y of one stride: dst[0..4] receive those of the samples x,
+ * y and of the float products f(x * x), f(y * y), f(x * y).
+ */
+void ff_vmaf_float_vfilter_stats(float *const dst[5], const float *x,
+                                 const float *y, ptrdiff_t stride,
+                                 int w, int h, int i, const float *g, int n);
+
+/**
+ * Horizontal pass over one row: row[0..w-1] holds the samples and must be
+ * writable from row[-n/2] to row[w - 1 + n/2], where the reflect-101
+ * border is written first. dst[o] receives output column o * step for
+ * o < nout. w must exceed n/2.
+ */
+void ff_vmaf_float_hfilter(float *dst, float *row, int w,
+                           const float *g, int n, int step, int nout);
+
+/** Floats of scratch ff_vmaf_float_conv() needs for width w. */
+static inline size_t ff_vmaf_float_conv_tmp_size(int w)
+{
+    return (size_t)w + FF_VMAF_FLOAT_MAX_TAPS;
+}
+
+/**
+ * Separable convolution of a w x h plane with g on both axes (reflect-101
+ * borders), keeping every step-th row and column from 0: step 1 is the
+ * blur, step 2 the blur-and-decimate of a pyramid, which writes
+ * floor(w / 2) x floor(h / 2) samples. w and h must exceed n/2.
+ * tmp: ff_vmaf_float_conv_tmp_size(w) floats.
+ */
+void ff_vmaf_float_conv(float *dst, ptrdiff_t dst_stride,
+                        const float *src, ptrdiff_t src_stride,
+                        int w, int h, const float *g, int n, int step,
+                        float *tmp);
+
+/**
+ * Direct (non-separable) n x n filter, n odd, of a w x h plane, as libvmaf's
+ * ANSNR does it: each kernel row is summed in float over its columns, then
+ * added to the total. Borders mirror as -t at the start and 2n - 1 - t at
+ * the end (reflect-101, then symmetric). w, h must be at least n/2 + 1.
+ * tmp: ff_vmaf_float_filter2d_tmp_size(w) floats.
+ */
+void ff_vmaf_float_filter2d(float *dst, ptrdiff_t dst_stride,
+                            const float *src, ptrdiff_t src_stride,
+                            int w, int h, const float *k, int n, float *tmp);
+
+static inline size_t ff_vmaf_float_filter2d_tmp_size(int w)
+{
+    return 2 * (size_t)w + FF_VMAF_FLOAT_MAX_TAPS;
+}
+
+/**
+ * Rows of one level of the db2 wavelet transform (libvmaf's float ADM).
+ * Output index i of a length-n axis reads inputs 2i-1 .. 2i+2, where -1
+ * becomes 1 and t >= n becomes 2n - 1 - t; each output sums the four
+ * products in float. The vertical pass comes first.
+ */
+#define FF_VMAF_DWT_TAPS 4
+extern const float ff_vmaf_dwt_lo[FF_VMAF_DWT_TAPS];
+extern const float ff_vmaf_dwt_hi[FF_VMAF_DWT_TAPS];
+
+/** The DWT border: -1 reads 1 (reflect-101), t >= n reads 2n - 1 - t (symmetric). */
+static inline int ff_vmaf_float_dwt_index(int t, int n)
+{
+    return t < 0 ? -t : t >= n ? 2 * n - 1 - t : t;
+}
+
+/**
+ * Output row i of one DWT level of a plane w samples wide (w >= 2), from
+ * its source rows ff_vmaf_float_dwt_index(2i - 1 + k, h), k = 0..3, into
+ * the four bands, each ceil(w / 2) wide: a = lo/lo, v = lo vertically and
+ * hi horizontally, hb = hi/lo, d = hi/hi (libvmaf's band names).
+ * tmp: 2 * w floats.
+ */
+void ff_vmaf_float_dwt2_row(float *a, float *v, float *hb, float *d,
+                            const float *const src[FF_VMAF_DWT_TAPS], int w,
+                            float *tmp);
+
+/**
+ * One DWT level of a w x h plane (w, h >= 2) into four bands of
+ * ceil(w / 2) x ceil(h / 2). tmp: 2 * w floats.
+ */
+void ff_vmaf_float_dwt2(float *a, float *v, float *hb, float *d,
+                        ptrdiff_t band_stride,
+                        const float *src, ptrdiff_t src_stride,
+                        int w, int h, float *tmp);
+
+enum FFVmafResizeMethod {
+    FF_VMAF_RESIZE_NEAREST,
+    FF_VMAF_RESIZE_BILINEAR,
+};
+
+/**
+ * Resample a w x h plane to dw x dh as libvmaf's prescale does (nearest:
+ * truncated float source coordinates; bilinear: centre-aligned weights
+ * with a mirrored border).
+ */
+void ff_vmaf_float_resize(float *dst, int dw, int dh,
+                          const float *src, ptrdiff_t src_stride, int w, int h,
+                          enum FFVmafResizeMethod method);
+
+/** libvmaf's float_psnr peak and cap for bpc: (2^bpc - 1) / 2^(bpc-8), 6 bpc + 12. */
+static inline double ff_vmaf_float_psnr_peak(int bpc)
+{
+    return (double)((1 << bpc) - 1) / (double)(1 << (bpc - 8));
+}
+
+static inline double ff_vmaf_float_psnr_cap(int bpc)
+{
+    return 6.0 * bpc + 12.0;
+}
+
+#endif /* AVFILTER_VMAF_FLOAT_DSP_H */

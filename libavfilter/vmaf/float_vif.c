@@ -1,0 +1,392 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * libvmaf's "float_vif" extractor: visual information fidelity at four
+ * scales of a Gaussian pyramid of the luma, in single precision (the
+ * original of the integer "vif").
+ *
+ * Each scale is one pass over its rows: the five filtered statistics of a
+ * row (means, variances, covariance), then the per-pixel information
+ * terms, summed as libvmaf sums them. Frames are independent, so
+ * extract() keeps its scratch per call and may run on several threads.
+ */
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "feature.h"
+#include "float_dsp.h"
+
+#define SCALES 4
+/** Widest prescaled frame the bilinear resampler accepts. */
+#define MAX_BILINEAR_WIDTH 7680
+
+typedef struct FloatVIFContext {
+    /* options */
+    int    debug;
+    double enhn_gain_limit;
+    double kernelscale;
+    double prescale;
+    char  *prescale_method;
+    double sigma_nsq;
+    double min_val[SCALES];     ///< [0] unused: scale 0 has no floor
+    int    skip_scale0;
+
+    int w, h;                   ///< after prescale
+    int resize;
+    enum FFVmafResizeMethod method;
+    int ntaps[SCALES];
+    float taps[SCALES][FF_VMAF_FLOAT_MAX_TAPS];
+} FloatVIFContext;
+
+#define OFFSET(x) offsetof(FloatVIFContext, x)
+static const FFVmafOption float_vif_options[] = {
+    { "debug",               NULL,    FF_VMAF_OPT_BOOL,   OFFSET(debug),           0,     NULL, 0, 1, 0 },
+    { "vif_enhn_gain_limit", "egl",   FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit), 100.0, NULL, 1.0, 100.0, 1 },
+    { "vif_kernelscale",     "ks",    FF_VMAF_OPT_DOUBLE, OFFSET(kernelscale),     1.0,   NULL, 0.1, 4.0, 1 },
+    { "vif_prescale",        "ps",    FF_VMAF_OPT_DOUBLE, OFFSET(prescale),        1.0,   NULL, 0.1, 4.0, 1 },
+    { "vif_prescale_method", "pm",    FF_VMAF_OPT_STRING, OFFSET(prescale_method), 0, "nearest", 0, 0, 1 },
+    { "vif_sigma_nsq",       "snsq",  FF_VMAF_OPT_DOUBLE, OFFSET(sigma_nsq),       2.0,   NULL, 0.0, 100.0, 1 },
+    { "vif_scale1_min_val",  "s1miv", FF_VMAF_OPT_DOUBLE, OFFSET(min_val[1]),      0.0,   NULL, 0.0, 1.0, 1 },
+    { "vif_scale2_min_val",  "s2miv", FF_VMAF_OPT_DOUBLE, OFFSET(min_val[2]),      0.0,   NULL, 0.0, 1.0, 1 },
+    { "vif_scale3_min_val",  "s3miv", FF_VMAF_OPT_DOUBLE, OFFSET(min_val[3]),      0.0,   NULL, 0.0, 1.0, 1 },
+    { "vif_skip_scale0",     "ssclz", FF_VMAF_OPT_BOOL,   OFFSET(skip_scale0),     0,     NULL, 0, 1, 1 },
+    { NULL }
+};
+
+static const char *const score_names[SCALES] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
+};
+static const char *const num_names[SCALES] = {
+    "vif_num_scale0", "vif_num_scale1", "vif_num_scale2", "vif_num_scale3",
+};
+static const char *const den_names[SCALES] = {
+    "vif_den_scale0", "vif_den_scale1", "vif_den_scale2", "vif_den_scale3",
+};
+
+/* The debug values go through the same option dictionary as the scores in
+ * libvmaf, so they carry the parameter suffix too: declare them all. */
+static const char *const float_vif_provides[] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
+    "vif", "vif_num", "vif_den",
+    "vif_num_scale0", "vif_den_scale0", "vif_num_scale1", "vif_den_scale1",
+    "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
+    NULL
+};
+
+/* Smallest dimension whose pyramid every filter of s can mirror. */
+static int min_dimension(const FloatVIFContext *s)
+{
+    for (int n = 1;; n++) {
+        int d = n, ok = d > s->ntaps[0] / 2;
+        for (int k = 1; k < SCALES && ok; k++) {
+            /* Scale k is made with its own filter from scale k - 1. */
+            ok = d > s->ntaps[k] / 2 && d / 2 > s->ntaps[k] / 2;
+            d /= 2;
+        }
+        if (ok)
+            return n;
+    }
+}
+
+static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    FloatVIFContext *s = f->priv;
+    int min;
+
+    if (!ff_vmaf_float_kernelscale_valid(s->kernelscale)) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'float_vif': vif_kernelscale %g is not one of the "
+               "accepted values (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, "
+               "3.75/3, 4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, "
+               "0.711111, 0.74074, 1.111111).\n", s->kernelscale);
+        return AVERROR(EINVAL);
+    }
+    if (!strcmp(s->prescale_method, "nearest")) {
+        s->method = FF_VMAF_RESIZE_NEAREST;
+    } else if (!strcmp(s->prescale_method, "bilinear")) {
+        s->method = FF_VMAF_RESIZE_BILINEAR;
+    } else {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'float_vif': vif_prescale_method '%s' is not supported "
+               "(nearest or bilinear).\n", s->prescale_method);
+        return AVERROR(EINVAL);
+    }
+
+    s->resize = fabs(s->prescale - 1.0) >= 1e-3;
+    s->w = s->resize ? (int)(geo->width  * s->prescale + 0.5) : geo->width;
+    s->h = s->resize ? (int)(geo->height * s->prescale + 0.5) : geo->height;
+    if (s->resize && s->method == FF_VMAF_RESIZE_BILINEAR && s->w > MAX_BILINEAR_WIDTH) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'float_vif': the bilinear prescale accepts widths up "
+               "to %d, got %d.\n", MAX_BILINEAR_WIDTH, s->w);
+        return AVERROR(EINVAL);
+    }
+
+    for (int k = 0; k < SCALES; k++) {
+        s->ntaps[k] = ff_vmaf_float_filter_size(k, s->kernelscale);
+        ff_vmaf_float_gaussian(s->taps[k], s->ntaps[k], (float)s->ntaps[k] / 5.0f);
+    }
+    min = min_dimension(s);
+    if (s->w < min || s->h < min) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'float_vif' needs frames of at least %dx%d%s, got %dx%d.\n",
+               min, min, s->resize ? " after vif_prescale" : "", s->w, s->h);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/*
+ * libvmaf's fast log2 (VIF_OPT_FAST_LOG2): the exponent plus a degree-8
+ * polynomial of the mantissa, in float.
+ */
+static float vif_log2(float x)
+{
+    static const float poly[] = {
+        -0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
+         0.257167726303123f, -0.353800560300520f, 0.480131410397451f,
+        -0.721314327952201f, 1.442694803896991f, 0.0f,
+    };
+    union { float f; uint32_t u; } v = { .f = x };
+    int e = (v.u >> 23) & 0xff;
+    float t, p = 0.0f;
+
+    if (x == 0.0f)
+        return -INFINITY;
+    v.u = (v.u & 0x7fffff) | (127u << 23);
+    t = v.f - 1.0f;
+    for (int i = 0; i < FF_ARRAY_ELEMS(poly); i++)
+        p = p * t + poly[i];
+    return (float)(e - 127) + p;
+}
+
+typedef struct VIFRows {
+    float *pad[5];      ///< vertical sums with room for the mirrored border
+    float *out[5];      ///< mu1, mu2, ref², dis², ref·dis after both passes
+} VIFRows;
+
+enum { MU1, MU2, XX, YY, XY };
+
+static size_t vif_rows_size(int w)
+{
+    return 5 * ff_vmaf_float_conv_tmp_size(w) + 5 * (size_t)w;
+}
+
+static void vif_rows_init(VIFRows *rows, float *buf, int w)
+{
+    for (int k = 0; k < 5; k++) {
+        rows->pad[k] = buf + FF_VMAF_FLOAT_MAX_TAPS / 2;
+        buf += ff_vmaf_float_conv_tmp_size(w);
+    }
+    for (int k = 0; k < 5; k++) {
+        rows->out[k] = buf;
+        buf += w;
+    }
+}
+
+/* The information terms of one scale, summed into *num and *den. */
+static void vif_statistic(const FloatVIFContext *s, const float *x, const float *y,
+                          int w, int h, int scale, const VIFRows *rows,
+                          float *num, float *den)
+{
+    const float *g = s->taps[scale];
+    const int n = s->ntaps[scale];
+    const float eps = 1e-10f;
+    const float egl = (float)s->enhn_gain_limit;
+    const double sigma_nsq = s->sigma_nsq;
+    /* σ2² of a flat block relative to 255² (in the noise variance's units). */
+    const float smi = (float)(powf((float)sigma_nsq, 2.0f) / 65025.0);
+    float num_sum = 0.0f, den_sum = 0.0f;
+
+    for (int i = 0; i < h; i++) {
+        const float *mu1, *mu2, *xx, *yy, *xy;
+        float num_row = 0.0f, den_row = 0.0f;
+
+        ff_vmaf_float_vfilter_stats(rows->pad, x, y, w, w, h, i, g, n);
+        for (int k = 0; k < 5; k++)
+            ff_vmaf_float_hfilter(rows->out[k], rows->pad[k], w, g, n, 1, w);
+        mu1 = rows->out[MU1];
+        mu2 = rows->out[MU2];
+        xx  = rows->out[XX];
+        yy  = rows->out[YY];
+        xy  = rows->out[XY];
+
+        for (int j = 0; j < w; j++) {
+            float sigma1_sq  = xx[j] - mu1[j] * mu1[j];
+            float sigma2_sq  = yy[j] - mu2[j] * mu2[j];
+            float sigma12    = xy[j] - mu1[j] * mu2[j];
+            float gain, sv_sq, num_px, den_px;
+
+            sigma1_sq = FFMAX(sigma1_sq, 0.0f);
+            sigma2_sq = FFMAX(sigma2_sq, 0.0f);
+            gain  = sigma12 / (sigma1_sq + eps);
+            sv_sq = sigma2_sq - gain * sigma12;
+            if (sigma1_sq < eps) {
+                gain      = 0.0f;
+                sv_sq     = sigma2_sq;
+                sigma1_sq = 0.0f;
+            }
+            if (sigma2_sq < eps) {
+                gain  = 0.0f;
+                sv_sq = 0.0f;
+            }
+            if (gain < 0.0f) {
+                sv_sq = sigma2_sq;
+                gain  = 0.0f;
+            }
+            sv_sq = FFMAX(sv_sq, eps);
+            gain  = FFMIN(gain, egl);
+
+            num_px = vif_log2((float)(1.0 + (double)(gain * gain * sigma1_sq) /
+                                            ((double)sv_sq + sigma_nsq)));
+            den_px = vif_log2((float)(1.0 + (double)sigma1_sq / sigma_nsq));
+            if (sigma12 < 0.0f)
+                num_px = 0.0f;
+            /* Flat reference: the noise alone decides. */
+            if ((double)sigma1_sq < sigma_nsq) {
+                num_px = 1.0f - sigma2_sq * smi;
+                den_px = 1.0f;
+            }
+            num_row += num_px;
+            den_row += den_px;
+        }
+        num_sum += num_row;
+        den_sum += den_row;
+    }
+    *num = num_sum;
+    *den = den_sum;
+}
+
+static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
+                     unsigned index, const float *num, const float *den)
+{
+    const FloatVIFContext *s = f->priv;
+    const int first = s->skip_scale0 ? 1 : 0;
+    double sum_num = 0.0, sum_den = 0.0;
+    int ret;
+
+    for (int k = 0; k < SCALES; k++) {
+        double score = k < first ? 0.0 : (double)num[k] / den[k];
+        if (k > 0)
+            score = FFMAX(score, s->min_val[k]);
+        if ((ret = ff_vmaf_feature_write(f, fc, score_names[k], index, score)) < 0)
+            return ret;
+    }
+    if (!s->debug)
+        return 0;
+
+    for (int k = first; k < SCALES; k++) {
+        sum_num += num[k];
+        sum_den += den[k];
+    }
+    ret = ff_vmaf_feature_write(f, fc, "vif", index,
+                                sum_den == 0.0 ? 1.0 : sum_num / sum_den);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "vif_num", index, sum_num);
+    if (ret >= 0)
+        ret = ff_vmaf_feature_write(f, fc, "vif_den", index, sum_den);
+    for (int k = 0; k < SCALES && ret >= 0; k++) {
+        ret = ff_vmaf_feature_write(f, fc, num_names[k], index, num[k]);
+        if (ret >= 0)
+            ret = ff_vmaf_feature_write(f, fc, den_names[k], index, den[k]);
+    }
+    return ret;
+}
+
+static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                             const FFVmafPicture *dis, unsigned index,
+                             struct FFVmafFeatureCollector *fc)
+{
+    const FloatVIFContext *s = f->priv;
+    const int in_w = ref->w[0], in_h = ref->h[0];
+    const size_t in_plane = s->resize ? (size_t)in_w * in_h : 0;
+    float num[SCALES], den[SCALES];
+    float *buf, *planes[SCALES][2], *p, *rows_buf, *input[2];
+    size_t total = 2 * in_plane + vif_rows_size(s->w);
+    int w = s->w, h = s->h;
+    VIFRows rows;
+
+    for (int k = 0; k < SCALES; k++)
+        total += 2 * (size_t)(w >> k) * (h >> k);
+    if (!(buf = av_malloc_array(total, sizeof(*buf))))
+        return AVERROR(ENOMEM);
+    p = buf;
+    input[0] = p;
+    input[1] = p + in_plane;
+    p += 2 * in_plane;
+    for (int k = 0; k < SCALES; k++) {
+        size_t size = (size_t)(w >> k) * (h >> k);
+        planes[k][0] = p;
+        planes[k][1] = p + size;
+        p += 2 * size;
+    }
+    rows_buf = p;
+    vif_rows_init(&rows, rows_buf, w);
+
+    for (int c = 0; c < 2; c++) {
+        const FFVmafPicture *pic = c ? dis : ref;
+        float *dst = s->resize ? input[c] : planes[0][c];
+        ff_vmaf_float_from_luma(dst, in_w, pic->data[0], pic->linesize[0],
+                                in_w, in_h, pic->bpc, -128.0f);
+        if (s->resize)
+            ff_vmaf_float_resize(planes[0][c], w, h, dst, in_w, in_w, in_h,
+                                 s->method);
+    }
+
+    for (int k = 0; k < SCALES; k++) {
+        if (k > 0) {
+            /* Scale k is filtered with its own kernel, then decimated. */
+            for (int c = 0; c < 2; c++)
+                ff_vmaf_float_conv(planes[k][c], w / 2, planes[k - 1][c], w,
+                                   w, h, s->taps[k], s->ntaps[k], 2, rows_buf);
+            w /= 2;
+            h /= 2;
+        }
+        if (k == 0 && s->skip_scale0) {
+            num[0] = 0.0f;
+            den[0] = -1.0f;
+            continue;
+        }
+        vif_statistic(s, planes[k][0], planes[k][1], w, h, k, &rows,
+                      &num[k], &den[k]);
+    }
+    av_free(buf);
+
+    return vif_write(f, fc, index, num, den);
+}
+
+const FFVmafExtractor ff_vmaf_extractor_float_vif = {
+    .name      = "float_vif",
+    .options   = float_vif_options,
+    .priv_size = sizeof(FloatVIFContext),
+    .provides  = float_vif_provides,
+    .init      = float_vif_init,
+    .extract   = float_vif_extract,
+};

@@ -1,0 +1,145 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * SpEED-QA kernels (libvmaf 3.2.0 "speed_chroma" and "speed_temporal"),
+ * plain C.
+ *
+ * ff_vmaf_speed_plane_stats() takes a plane (or the difference of two)
+ * through conversion to float (8-bit units minus 128), optional
+ * resampling, anti-alias blur, decimation by 16 and local mean removal,
+ * then fits a Gaussian-scale-mixture model of 5x5 blocks giving a
+ * variance and an entropy per block; ff_vmaf_speed_score() compares those
+ * of a (ref, dis) pair.
+ *
+ * Everything is float32 with one rounding per operation, in libvmaf's
+ * order, except where a comment says double: the results are bit-exact
+ * with libvmaf's, so nothing here may be reassociated or fused.
+ */
+
+#ifndef AVFILTER_VMAF_SPEED_DSP_H
+#define AVFILTER_VMAF_SPEED_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Side of the blocks of the statistical model, and their pixel count. */
+#define FF_VMAF_SPEED_B  5
+#define FF_VMAF_SPEED_B2 (FF_VMAF_SPEED_B * FF_VMAF_SPEED_B)
+/** The picture is blurred, then decimated by this factor. */
+#define FF_VMAF_SPEED_DECIMATION 16
+/** The operating size (after decimation) must hold one block each way. */
+#define FF_VMAF_SPEED_MIN_OPERATING FF_VMAF_SPEED_B
+/** Enough for every allowed kernel scale (35 taps at 360/97). */
+#define FF_VMAF_SPEED_MAX_TAPS 64
+
+enum FFVmafSpeedScaleMethod {
+    FF_VMAF_SPEED_SCALE_NEAREST,
+    FF_VMAF_SPEED_SCALE_BILINEAR,
+    FF_VMAF_SPEED_SCALE_BICUBIC,
+    FF_VMAF_SPEED_SCALE_LANCZOS4,
+};
+
+/** Everything that depends on the options and the plane size only. */
+typedef struct FFVmafSpeedConfig {
+    int w, h;           ///< input plane
+    int resample;       ///< 0: prescale is (nearly) 1 and is skipped
+    int scale_method;   ///< enum FFVmafSpeedScaleMethod
+    int ws, hs;         ///< after prescale
+    int wo, ho;         ///< operating size: (ws, hs) >> 4
+    int nbh, nbv;       ///< blocks per row and per column
+    int n_blur, n_mean; ///< taps of the anti-alias and local-mean filters
+    float g_blur[FF_VMAF_SPEED_MAX_TAPS];
+    float g_mean[FF_VMAF_SPEED_MAX_TAPS];
+    float sigma_nn;     ///< neural-noise variance added to every eigenvalue
+    float base;         ///< entropy of a flat block: such blocks are skipped
+    int wvm;            ///< speed_weight_var_mode, 0..6
+} FFVmafSpeedConfig;
+
+/**
+ * Whether ks is one of the kernel scales libvmaf accepts (within 1e-3).
+ */
+int ff_vmaf_speed_kernelscale_valid(double ks);
+
+/**
+ * Fill c for a w x h plane. Does not fail: check c->wo and c->ho against
+ * FF_VMAF_SPEED_MIN_OPERATING before using it.
+ */
+void ff_vmaf_speed_config_init(FFVmafSpeedConfig *c, int w, int h,
+                               double kernelscale, double prescale,
+                               int scale_method, double sigma_nn,
+                               double nn_floor, int wvm);
+
+/**
+ * Working memory of ff_vmaf_speed_plane_stats() for one configuration.
+ * One instance must not be used by two threads at once.
+ */
+typedef struct FFVmafSpeedScratch {
+    float  *plane;      ///< w x h input as floats, only when resampling
+    float  *scaled;     ///< ws x hs, only when resampling
+    int    *xi;         ///< per output column: resampling taps
+    float  *xw;         ///< and their weights
+    float  *rows;       ///< n_blur input rows, when not resampling
+    float  *row;        ///< one vertically blurred row, ws
+    float  *d, *t, *mu; ///< wo x ho each
+    double *cen;        ///< centred values of a chunk of model pixels
+    float  *y, *x, *qy; ///< 25 x nb each
+} FFVmafSpeedScratch;
+
+int  ff_vmaf_speed_scratch_alloc(FFVmafSpeedScratch *s, const FFVmafSpeedConfig *c);
+void ff_vmaf_speed_scratch_free(FFVmafSpeedScratch *s);
+
+/** Number of blocks: the length of the s and e arrays below. */
+static inline int ff_vmaf_speed_nb_blocks(const FFVmafSpeedConfig *c)
+{
+    return c->nbh * c->nbv;
+}
+
+/**
+ * The plane a model is computed on, read a row at a time (only the rows
+ * the blur needs are read when there is no prescale): the samples of a,
+ * or with b set the difference a - b (speed_temporal: previous minus
+ * current frame), each sample taken as float in 8-bit units minus 128.
+ * bpc == 8 means uint8_t samples, else uint16_t of that depth. Strides
+ * are in bytes.
+ */
+typedef struct FFVmafSpeedSource {
+    const uint8_t *a;
+    ptrdiff_t a_stride;
+    const uint8_t *b;
+    ptrdiff_t b_stride;
+    int bpc;
+} FFVmafSpeedSource;
+
+/**
+ * Per-block variance s[] and entropy e[] of a c->w x c->h plane.
+ *
+ * @return 1 if the covariance of the model is singular (then s[] is 0,
+ *         as in libvmaf), 0 otherwise
+ */
+int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
+                              const FFVmafSpeedSource *src,
+                              float *s, float *e, FFVmafSpeedScratch *tmp);
+
+/** The SpEED score of a (ref, dis) pair of plane statistics. */
+float ff_vmaf_speed_score(const FFVmafSpeedConfig *c,
+                          const float *s_ref, const float *e_ref,
+                          const float *s_dis, const float *e_dis);
+
+#endif /* AVFILTER_VMAF_SPEED_DSP_H */
