@@ -62,6 +62,12 @@ run_unit() {
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
 run_unit vmaf_reference_test "$data" "$ref/fullprecision"
+# The code objects configure promised (it found nvcc / hipcc) must be there.
+need=""
+grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" && need="$need nv"
+grep -q '^#define CONFIG_HIP_AMD 1' "$obj/config.h" && need="$need amd"
+echo "GPU code objects built:${need:- none}"
+run_unit gpu_code_test $need
 run_unit log_format_test "$data" "$format_dir" "$build"
 
 # ---- FATE: metadata of testsrc2 against a blurred copy ----
@@ -118,6 +124,20 @@ expect_error "bad feature option value" "Invalid value 'maybe' for option 'enabl
 expect_error "unwritable log_path" "Cannot open log_path '/nonexistent-dir/vmaf.json' for writing" \
     -f lavfi -i "$src" -f lavfi -i "$src" \
     -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_path=/nonexistent-dir/vmaf.json"
+
+# ---- the GPU backend on a machine without a GPU ----
+
+expect_error "backend=hip without a GPU" "backend=hip: no usable GPU" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=hip"
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
+       -lavfi "[0:v][1:v]vmaf_hip" -f null - > "$build/auto.log" 2>&1 &&
+   grep -q "backend=auto: adm, motion, vif on the CPU (no GPU answered)" "$build/auto.log" &&
+   grep -q "VMAF score: " "$build/auto.log"; then
+    pass "backend=auto falls back to the CPU and says so"
+else
+    fail "backend=auto falls back to the CPU and says so"
+    tail -5 "$build/auto.log"
+fi
 
 # ---- logs: the schema of a run through ffmpeg ----
 
