@@ -16,7 +16,7 @@ FFMPEG_CONFIGURE_EXTRA ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 TOP     := $(CURDIR)
-BUILD   := $(TOP)/build
+BUILD   ?= $(TOP)/build
 CACHE   := $(TOP)/.cache
 SRCTREE := $(BUILD)/src
 OBJDIR  := $(BUILD)/obj

@@ -62,6 +62,11 @@ run_unit() {
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
 run_unit vmaf_reference_test "$data" "$ref/fullprecision"
+# The same numbers with the work split over threads.
+if build_test vmaf_reference_test; then
+    "$build/vmaf_reference_test" "$data" "$ref/fullprecision" vmaf_v0.6.1__fullprec 3 > "$build/threads.log" 2>&1
+    count_results "$build/threads.log" "vmaf_reference_test (3 threads)"
+fi
 # The code objects configure promised (it found nvcc / hipcc) must be there.
 need=""
 grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" && need="$need nv"

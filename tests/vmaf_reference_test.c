@@ -8,7 +8,7 @@
  * VMAF) or within the case's tolerance (float features). A case whose clip
  * or reference file is absent is skipped, never passed.
  *
- * Usage: vmaf_reference_test <testdata-dir> <fullprecision-dir> [filter]
+ * Usage: vmaf_reference_test <testdata-dir> <fullprecision-dir> [filter [threads]]
  * The last line printed is "N passed, N failed, N skipped".
  */
 
@@ -99,6 +99,7 @@ static const Run runs[] = {
 };
 
 static int nb_passed, nb_failed, nb_skipped;
+static int nb_threads = 1;
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -210,7 +211,7 @@ static void run_case(const char *data_dir, const char *ref_dir,
     if ((ret = ff_vmaf_engine_alloc(&e, NULL)) < 0 ||
         (ret = ff_vmaf_engine_parse_models(e, r->model)) < 0 ||
         (ret = ff_vmaf_engine_parse_features(e, r->features)) < 0 ||
-        (ret = ff_vmaf_engine_configure(e, &geo, 1, r->n_subsample)) < 0)
+        (ret = ff_vmaf_engine_configure(e, &geo, nb_threads, r->n_subsample)) < 0)
         goto fail;
     for (int n = 0; n < p->frames; n++) {
         FFVmafPicture ref, dis;
@@ -316,7 +317,10 @@ end:
 
 int main(int argc, char **argv)
 {
-    const char *filter = argc > 3 ? argv[3] : NULL;
+    const char *filter = argc > 3 && *argv[3] ? argv[3] : NULL;
+
+    if (argc > 4)
+        nb_threads = atoi(argv[4]);
 
     if (argc < 3) {
         fprintf(stderr, "usage: %s <testdata-dir> <fullprecision-dir> [filter]\n", argv[0]);
