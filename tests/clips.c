@@ -27,6 +27,11 @@ const ClipPair clip_pairs[] = {
     { "hall_352x288_1f_8bit", "hall_cif_frm_0_frm_0.yuv", "hall_plr10_3693_frm_0_frm_0.yuv", 352, 288, 8, 1, 8, 1 },
     { "akiyo_multiply_352x288_1f_8bit", "refp_akiyo_cif_identity_352x288.yuv", "disp_akiyo_cif_multiply_352x288.yuv", 352, 288, 8, 1, 8, 1 },
     { "test_image_100007_481x321_444_1f_8bit", "test_image_100007_481x321_444.yuv", "test_image_100007_noisy_481x321_444.yuv", 481, 321, 8, 0, 8, 1 },
+    /* CAMBI is no-reference: libvmaf's cambi_*.json runs use the clip as both inputs. */
+    { "cambi_KristenAndSara_1280x720_1f_8bit", "KristenAndSara_1280x720_8bit_processed.yuv", "KristenAndSara_1280x720_8bit_processed.yuv", 1280, 720, 8, 1, 8, 1 },
+    { "cambi_KristenAndSara_1280x720_1f_8bit_enc960x540", "KristenAndSara_1280x720_8bit_processed.yuv", "KristenAndSara_1280x720_8bit_processed.yuv", 1280, 720, 8, 1, 8, 1 },
+    { "cambi_blue_sky_640x360_3f_8bit", "blue_sky_360p_60f.yuv", "blue_sky_360p_60f.yuv", 640, 360, 8, 1, 8, 3 },
+    { "cambi_src01_hrc00_576x324_3f_10bit", "src01_hrc00_576x324.yuv420p10le.yuv", "src01_hrc00_576x324.yuv420p10le.yuv", 576, 324, 10, 1, 10, 3 },
 };
 
 const int nb_clip_pairs = sizeof(clip_pairs) / sizeof(clip_pairs[0]);

@@ -62,6 +62,12 @@ run_unit() {
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
 run_unit vmaf_reference_test "$data" "$ref/fullprecision"
+# libvmaf's 6-decimal logs (runs that have no full-precision file): the
+# same printed digits.
+if [ -d "$ref/fullprecision" ] && build_test vmaf_reference_test; then
+    "$build/vmaf_reference_test" "$data" "$ref" > "$build/sixdec.log" 2>&1
+    count_results "$build/sixdec.log" "vmaf_reference_test (6-decimal logs)"
+fi
 # The same numbers with the work split over threads.
 if build_test vmaf_reference_test; then
     "$build/vmaf_reference_test" "$data" "$ref/fullprecision" vmaf_v0.6.1__fullprec 3 > "$build/threads.log" 2>&1

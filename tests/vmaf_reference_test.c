@@ -182,7 +182,11 @@ static void run_case(const char *data_dir, const char *ref_dir,
     char *json;
     int compared = 0, mismatched = 0, missing = 0, ret;
 
-    snprintf(path, sizeof(path), "%s/%s__%s.json", ref_dir, p->name, r->what);
+    /* A run with no name reads <pair>.json (libvmaf's cambi_*.json). */
+    if (*r->what)
+        snprintf(path, sizeof(path), "%s/%s__%s.json", ref_dir, p->name, r->what);
+    else
+        snprintf(path, sizeof(path), "%s/%s.json", ref_dir, p->name);
     if (!(json = read_file(path, &len)))
         return;
     snprintf(ref_path[0], sizeof(ref_path[0]), "%s/%s", data_dir, p->ref);

@@ -27,6 +27,9 @@
  * the masked sums of the row above, with a ring of three rows. The
  * kernels are in adm_dsp.c. Frames are independent, so extract() keeps
  * its scratch per call and may run on several threads.
+ *
+ * A scale ends as integer totals (ADMScaleSums, adm.h); the floating-point
+ * steps after them, ff_vmaf_adm_write(), are shared with the GPU twin.
  */
 
 #include <math.h>
@@ -39,6 +42,7 @@
 #include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
 
+#include "adm.h"
 #include "adm_dsp.h"
 #include "feature.h"
 
@@ -61,37 +65,6 @@ enum {
     SLOT_FLT_A = 6, SLOT_FLT_R, SLOT_CTR_A, SLOT_CTR_R, SLOT_HS_A, SLOT_HS_R,
 };
 
-typedef struct ADMScaleGeom {
-    int w, h;           ///< DWT input size
-    int bw, bh;         ///< band size
-    int il, ir, it, ib; ///< inner region: columns [il, ir), rows [it, ib)
-    int cl, cr, ct, cb; ///< where decouple and CSF run: inner +- 1, clamped
-    int num_c_hv, num_c_d, num_e; ///< numerator rounding shifts
-    int den_c, den_e;   ///< denominator rounding shifts (sa at scale 0)
-} ADMScaleGeom;
-
-typedef struct ADMContext {
-    int debug;
-    double csf_scale;
-    double csf_diag_scale;
-    double dlm_weight;
-    double enhn_gain_limit;
-    double norm_view_dist;
-    int ref_display_height;
-    int csf_mode;
-    double noise_weight;
-    int skip_scale0;
-    double min_val;
-    int skip_aim;
-
-    uint16_t rf0[3];        ///< scale-0 rfactors, Q21, Q21, Q23
-    uint32_t rf32[4][3];    ///< scales 1..3 rfactors, Q32
-    float rf[4][3];         ///< float rfactors, used by the denominator
-    ADMScaleGeom g[FF_VMAF_ADM_SCALES];
-    double limit;           ///< num/den below this count as 0
-    int32_t *div_lut;       ///< FF_VMAF_ADM_DIV_LUT_SIZE, read-only after init
-} ADMContext;
-
 /* One row of scratch per call, every row wide enough for any type. */
 typedef struct ADMRows {
     uint8_t *base;
@@ -103,7 +76,7 @@ typedef struct ADMScaleResult {
 } ADMScaleResult;
 
 #define OFFSET(x) offsetof(ADMContext, x)
-static const FFVmafOption adm_options[] = {
+const FFVmafOption ff_vmaf_adm_options[] = {
     { "debug", NULL, FF_VMAF_OPT_BOOL, OFFSET(debug), 0, NULL, 0, 1, 0 },
     { "adm_csf_scale", "scf", FF_VMAF_OPT_DOUBLE, OFFSET(csf_scale),
       1.0, NULL, 0.0, 1e4, 1 },
@@ -146,7 +119,7 @@ static const char *const den_names[FF_VMAF_ADM_SCALES] = {
 
 /* libvmaf names its debug values through the same option dictionary as the
  * scores, so they carry the parameter suffix too: declare them all. */
-static const char *const adm_provides[] = {
+const char *const ff_vmaf_adm_provides[] = {
     "VMAF_integer_feature_adm2_score",
     "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score",
@@ -327,7 +300,7 @@ static void adm_init_geometry(ADMContext *s, int w, int h)
     }
 }
 
-static int adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     ADMContext *s = f->priv;
     int ret;
@@ -400,20 +373,20 @@ static float adm_noise(const ADMContext *s, const ADMScaleGeom *g)
 
 /*
  * Scale 0: int16 bands. With bands_only, only band_a is produced (the
- * input of scale 1), as libvmaf does for adm_skip_scale0.
+ * input of scale 1), as libvmaf does for adm_skip_scale0. The totals are
+ * added into sums, zeroed by the caller (likewise at scales 1..3).
  */
 static void adm_scale0(const ADMContext *s, const ADMRows *rows,
                        const FFVmafPicture *const pic[2], int16_t *band_a[2],
-                       int bands_only, ADMScaleResult *res)
+                       int bands_only, ADMScaleSums *sums)
 {
     const ADMScaleGeom *g = &s->g[0];
     const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
     const int num_rnd = g->num_e > 0 ? 1 << (g->num_e - 1) : 0;
     const int64_t den_rnd = g->den_c > 0 ? 1LL << (g->den_c - 1) : 0;
-    uint64_t den_acc[3] = { 0 };
-    int64_t num_acc[3] = { 0 }, aim_acc[3] = { 0 };
+    uint64_t *den_acc = sums->den;
+    int64_t *num_acc = sums->num, *aim_acc = sums->aim;
     int16_t *lo[2], *hi[2], *band[2][3];
-    float num_f[3], aim_f[3], den_f[3], noise;
 
     for (int p = 0; p < 2; p++) {
         lo[p] = (int16_t *)row_at(rows, ROW_LO + p) + 1;
@@ -527,44 +500,22 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
         }
     }
 #undef SLOT
-    if (bands_only)
-        return;
-
-    /* x^3 of the h/v bands is Q52 and of the d band Q57; the numerator is
-     * converted in double, then rounded to float. */
-    for (int b = 0; b < 3; b++) {
-        const int c = b == 2 ? g->num_c_d : g->num_c_hv;
-        const int q = (b == 2 ? 57 : 52) - c - g->num_e;
-        const double rf = s->rf[0][b];
-
-        num_f[b] = (float)ldexp((double)num_acc[b], -q);
-        aim_f[b] = (float)ldexp((double)aim_acc[b], -q);
-        den_f[b] = (float)(ldexp((double)den_acc[b], -(18 - g->den_c)) *
-                           rf * rf * rf);
-    }
-    noise    = adm_noise(s, g);
-    res->num = band_sum3(num_f, noise);
-    res->den = band_sum3(den_f, noise);
-    res->aim = band_sum3(aim_f, 0.0f);
 }
 
 /* Scales 1..3: int32 bands. */
 static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                          const void *const in_a[2], int32_t *band_a[2],
-                         ADMScaleResult *res)
+                         ADMScaleSums *sums)
 {
     static const int horiz_shift[4] = { 0, 15, 16, 15 };
     static const int den_p[4]       = { 0, 31, 30, 31 };
-    static const int den_q[4]       = { 0, 32, 27, 23 };
-    static const int num_q[4]       = { 0, 45, 39, 36 };
     const ADMScaleGeom *g = &s->g[sc];
     const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
     const int64_t num_rnd = g->num_e > 0 ? 1LL << (g->num_e - 1) : 0;
     const int64_t den_rnd = g->den_e > 0 ? 1LL << (g->den_e - 1) : 0;
-    uint64_t den_acc[3] = { 0 };
-    int64_t num_acc[3] = { 0 }, aim_acc[3] = { 0 };
+    uint64_t *den_acc = sums->den;
+    int64_t *num_acc = sums->num, *aim_acc = sums->aim;
     int32_t *lo[2], *hi[2], *band[2][3], *r[3], *a[3];
-    float num_f[3], aim_f[3], den_f[3], noise;
 
     for (int p = 0; p < 2; p++) {
         lo[p] = (int32_t *)row_at(rows, ROW_LO + p) + 1;
@@ -688,15 +639,49 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
         }
     }
 #undef SLOT
+}
 
-    /* Here the numerator is scaled in float, the denominator in double. */
+/* Scale 0's totals to float: x^3 of the h/v bands is Q52 and of the d
+ * band Q57; the numerator is converted in double, then rounded to float. */
+static void adm_result_s0(const ADMContext *s, const ADMScaleSums *sums,
+                          ADMScaleResult *res)
+{
+    const ADMScaleGeom *g = &s->g[0];
+    float num_f[3], aim_f[3], den_f[3], noise;
+
+    for (int b = 0; b < 3; b++) {
+        const int c = b == 2 ? g->num_c_d : g->num_c_hv;
+        const int q = (b == 2 ? 57 : 52) - c - g->num_e;
+        const double rf = s->rf[0][b];
+
+        num_f[b] = (float)ldexp((double)sums->num[b], -q);
+        aim_f[b] = (float)ldexp((double)sums->aim[b], -q);
+        den_f[b] = (float)(ldexp((double)sums->den[b], -(18 - g->den_c)) *
+                           rf * rf * rf);
+    }
+    noise    = adm_noise(s, g);
+    res->num = band_sum3(num_f, noise);
+    res->den = band_sum3(den_f, noise);
+    res->aim = band_sum3(aim_f, 0.0f);
+}
+
+/* Scales 1..3: here the numerator is scaled in float, the denominator in
+ * double. */
+static void adm_result_s123(const ADMContext *s, int sc, const ADMScaleSums *sums,
+                            ADMScaleResult *res)
+{
+    static const int den_q[4] = { 0, 32, 27, 23 };
+    static const int num_q[4] = { 0, 45, 39, 36 };
+    const ADMScaleGeom *g = &s->g[sc];
+    float num_f[3], aim_f[3], den_f[3], noise;
+
     for (int b = 0; b < 3; b++) {
         const float q = ldexpf(1.0f, num_q[sc] - g->num_c_hv - g->num_e);
         const double rf = s->rf[sc][b];
 
-        num_f[b] = (float)num_acc[b] / q;
-        aim_f[b] = (float)aim_acc[b] / q;
-        den_f[b] = (float)(ldexp((double)den_acc[b],
+        num_f[b] = (float)sums->num[b] / q;
+        aim_f[b] = (float)sums->aim[b] / q;
+        den_f[b] = (float)(ldexp((double)sums->den[b],
                                  -(den_q[sc] - g->den_e - g->den_c)) *
                            rf * rf * rf);
     }
@@ -706,8 +691,8 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
     res->aim = band_sum3(aim_f, 0.0f);
 }
 
-static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
-                     unsigned index, const ADMScaleResult *res)
+static int adm_write_values(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
+                            unsigned index, const ADMScaleResult *res)
 {
     const ADMContext *s = f->priv;
     double num = 0.0, den = 0.0, aim_num = 0.0, adm2, aim, adm3;
@@ -755,6 +740,25 @@ static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
     return ret;
 }
 
+int ff_vmaf_adm_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                      unsigned index, const ADMScaleSums sums[FF_VMAF_ADM_SCALES])
+{
+    const ADMContext *s = f->priv;
+    ADMScaleResult res[FF_VMAF_ADM_SCALES];
+
+    if (s->skip_scale0) {
+        /* What libvmaf reports for a scale it does not compute. */
+        res[0].num = 0.0f;
+        res[0].den = 1e-10f;
+        res[0].aim = 0.0f;
+    } else {
+        adm_result_s0(s, &sums[0], &res[0]);
+    }
+    for (int sc = 1; sc < FF_VMAF_ADM_SCALES; sc++)
+        adm_result_s123(s, sc, &sums[sc], &res[sc]);
+    return adm_write_values(f, fc, index, res);
+}
+
 static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        const FFVmafPicture *dis, unsigned index,
                        struct FFVmafFeatureCollector *fc)
@@ -767,12 +771,11 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const size_t a0 = FFALIGN((size_t)g[0].bw * g[0].bh * sizeof(int16_t), 64);
     const size_t a1 = FFALIGN((size_t)g[1].bw * g[1].bh * sizeof(int32_t), 64);
     const size_t a2 = FFALIGN((size_t)g[2].bw * g[2].bh * sizeof(int32_t), 64);
-    ADMScaleResult res[FF_VMAF_ADM_SCALES];
+    ADMScaleSums sums[FF_VMAF_ADM_SCALES] = { 0 };
     int16_t *band_a0[2];
     int32_t *band_a1[2], *band_a2[2], *band_a3[2] = { NULL, NULL };
     ADMRows rows;
     uint8_t *buf;
-    int ret;
 
     buf = av_malloc(stride * NB_ROWS + 2 * (a0 + a1 + a2));
     if (!buf)
@@ -786,26 +789,19 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         band_a2[p] = (int32_t *)(planes + a0 + a1);
     }
 
-    adm_scale0(s, &rows, pic, band_a0, s->skip_scale0, &res[0]);
-    if (s->skip_scale0) {
-        /* What libvmaf reports for a scale it does not compute. */
-        res[0].num = 0.0f;
-        res[0].den = 1e-10f;
-        res[0].aim = 0.0f;
-    }
+    adm_scale0(s, &rows, pic, band_a0, s->skip_scale0, &sums[0]);
     adm_scale123(s, &rows, 1, (const void *const[2]){ band_a0[0], band_a0[1] },
-                 band_a1, &res[1]);
+                 band_a1, &sums[1]);
     adm_scale123(s, &rows, 2, (const void *const[2]){ band_a1[0], band_a1[1] },
-                 band_a2, &res[2]);
+                 band_a2, &sums[2]);
     adm_scale123(s, &rows, 3, (const void *const[2]){ band_a2[0], band_a2[1] },
-                 band_a3, &res[3]);
+                 band_a3, &sums[3]);
     av_free(buf);
 
-    ret = adm_write(f, fc, index, res);
-    return ret;
+    return ff_vmaf_adm_write(f, fc, index, sums);
 }
 
-static void adm_close(FFVmafFeature *f)
+void ff_vmaf_adm_close(FFVmafFeature *f)
 {
     ADMContext *s = f->priv;
 
@@ -814,11 +810,11 @@ static void adm_close(FFVmafFeature *f)
 
 const FFVmafExtractor ff_vmaf_extractor_adm = {
     .name      = "adm",
-    .options   = adm_options,
+    .options   = ff_vmaf_adm_options,
     .priv_size = sizeof(ADMContext),
     .flags     = 0,
-    .provides  = adm_provides,
-    .init      = adm_init,
+    .provides  = ff_vmaf_adm_provides,
+    .init      = ff_vmaf_adm_init,
     .extract   = adm_extract,
-    .close     = adm_close,
+    .close     = ff_vmaf_adm_close,
 };

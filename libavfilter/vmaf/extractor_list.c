@@ -33,6 +33,7 @@ extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 extern const FFVmafExtractor ff_vmaf_extractor_motion;
 extern const FFVmafExtractor ff_vmaf_extractor_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_adm;
+extern const FFVmafExtractor ff_vmaf_extractor_cambi;
 extern const FFVmafExtractor ff_vmaf_extractor_float_ssim;
 extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim;
 extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs;
@@ -51,6 +52,7 @@ static const FFVmafExtractor *const extractors[] = {
     &ff_vmaf_extractor_motion,
     &ff_vmaf_extractor_vif,
     &ff_vmaf_extractor_adm,
+    &ff_vmaf_extractor_cambi,
     &ff_vmaf_extractor_float_ssim,
     &ff_vmaf_extractor_float_ms_ssim,
     &ff_vmaf_extractor_psnr_hvs,

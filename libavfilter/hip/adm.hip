@@ -1,0 +1,571 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Integer ADM (vmaf/adm_dsp.c is its C reference, vmaf/adm.c the driver
+ * these kernels follow). Per scale: the vertical DWT, the horizontal DWT,
+ * decouple + CSF on the extended region, then one block per inner row for
+ * the masked cube sums and the denominator. Each thread computes one
+ * output element with the reference's formula, types and rounding; the
+ * row sums are integers, rounded and shifted per row as the CPU does, then
+ * added into the scale's totals with 64-bit atomics (order-independent).
+ *
+ * Band planes: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
+ * distorted's. Vertical scratch: ref lo, ref hi, dis lo, dis hi. Decouple
+ * output: the masked signals (numerator's h, v, d then AIM's) and the
+ * masker terms (flt and centre of a, then of r).
+ */
+
+#include "gpu_compat.h"
+
+#define LO0  15826
+#define LO1  27411
+#define LO2   7345
+#define LO3 (-4240)
+#define HI0 (-4240)
+#define HI1 (-7345)
+#define HI2  27411
+#define HI3 (-15826)
+
+/* cos(1 degree)^2 rounded to float (0x1.ffd814p-1), written as an exact
+ * quotient because not every device compiler takes hex float literals. */
+#define COS_1DEG_SQ (33544212.0 / 33554432.0)
+
+#define ADM_BX 32
+#define ADM_BY 8
+#define ADM_ROW_THREADS 256
+
+/* The sums of one row: numerator, AIM and denominator, h v d each. */
+#define ADM_ROW_SUMS 9
+
+typedef gpu_i64 i64;
+typedef gpu_u64 u64;
+
+__device__ static inline i64 adm_abs64(i64 v)
+{
+    return v < 0 ? -v : v;
+}
+
+__device__ static inline int adm_abs(int v)
+{
+    return v < 0 ? -v : v;
+}
+
+/* DWT mirror: reflect-101 at the start, symmetric at the end. The
+ * reference pads its rows with exactly these samples. */
+__device__ static inline int adm_dwt_idx(int idx, int n)
+{
+    if (idx < 0)
+        return -idx;
+    if (idx >= n)
+        return 2 * n - 1 - idx;
+    return idx;
+}
+
+/* 3x3 masking mirror of the columns: -1 -> 1, n -> n - 1, as the driver
+ * pads its flt rows. Only those two ever occur. */
+__device__ static inline int adm_mask_col(int j, int n)
+{
+    if (j < 0)
+        return -j;
+    if (j >= n)
+        return n - 1;
+    return j;
+}
+
+/* ------------------------------------------------------------------ DWT */
+
+/* Scale 0, vertical: one column of one output row, ref and dis. */
+template <typename T>
+__device__ static inline void dwt_vert_s0(const T *ref, const T *dis, int16_t *out,
+                                          i64 plane, int w, int h, int bh, int bpc)
+{
+    const int j = blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = blockIdx.y * ADM_BY + threadIdx.y;
+    const int m = 1 << (bpc - 1), shift = bpc;
+    size_t r0, r1, r2, r3;
+
+    if (j >= w || y >= bh)
+        return;
+    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
+    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
+    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
+    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
+    for (int p = 0; p < 2; p++) {
+        const T *s = p ? dis : ref;
+        int x0 = s[r0] - m, x1 = s[r1] - m, x2 = s[r2] - m, x3 = s[r3] - m;
+        int16_t *lo = out + (2 * p) * plane, *hi = out + (2 * p + 1) * plane;
+        lo[(size_t)y * w + j] = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
+        hi[(size_t)y * w + j] = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+    }
+}
+
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_vert_s0_8(const uint8_t *ref, const uint8_t *dis, int16_t *out,
+                       i64 plane, int w, int h, int bh, int bpc)
+{
+    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
+}
+
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_vert_s0_16(const uint16_t *ref, const uint16_t *dis, int16_t *out,
+                        i64 plane, int w, int h, int bh, int bpc)
+{
+    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
+}
+
+/* Scale 0, horizontal: LO rows give a and v, HI rows h and d. */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_horiz_s0(const int16_t *vert, i64 vplane, int16_t *band, i64 bplane,
+                      int w, int bw, int bh)
+{
+    const int j = blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = blockIdx.y * ADM_BY + threadIdx.y;
+    int c0, c1, c2, c3;
+
+    if (j >= bw || y >= bh)
+        return;
+    c0 = adm_dwt_idx(2 * j - 1, w);
+    c1 = adm_dwt_idx(2 * j,     w);
+    c2 = adm_dwt_idx(2 * j + 1, w);
+    c3 = adm_dwt_idx(2 * j + 2, w);
+    for (int p = 0; p < 2; p++)
+        for (int q = 0; q < 2; q++) {
+            const int16_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
+            const int16_t x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
+            const int16_t lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+            const int16_t hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+            int16_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            b[(q ? 0 : 3) * bplane] = lo;   /* h or a */
+            b[(q ? 2 : 1) * bplane] = hi;   /* d or v */
+        }
+}
+
+/* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_vert_s1(const int16_t *in, i64 iplane, int32_t *out, i64 plane,
+                     int w, int h, int bh)
+{
+    const int j = blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = blockIdx.y * ADM_BY + threadIdx.y;
+    size_t r0, r1, r2, r3;
+
+    if (j >= w || y >= bh)
+        return;
+    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
+    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
+    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
+    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
+    for (int p = 0; p < 2; p++) {
+        const int16_t *s = in + (4 * p + 3) * iplane;
+        int x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
+        out[(2 * p)     * plane + (size_t)y * w + j] = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
+        out[(2 * p + 1) * plane + (size_t)y * w + j] = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
+    }
+}
+
+/* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_vert_s23(const int32_t *in, i64 iplane, int32_t *out, i64 plane,
+                      int w, int h, int bh)
+{
+    const int j = blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = blockIdx.y * ADM_BY + threadIdx.y;
+    size_t r0, r1, r2, r3;
+
+    if (j >= w || y >= bh)
+        return;
+    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
+    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
+    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
+    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
+    for (int p = 0; p < 2; p++) {
+        const int32_t *s = in + (4 * p + 3) * iplane;
+        i64 x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
+        out[(2 * p)     * plane + (size_t)y * w + j] =
+            (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+        out[(2 * p + 1) * plane + (size_t)y * w + j] =
+            (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+    }
+}
+
+/* Scales 1..3, horizontal. */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_horiz_s123(const int32_t *vert, i64 vplane, int32_t *band, i64 bplane,
+                        int w, int bw, int bh, int shift)
+{
+    const int j = blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = blockIdx.y * ADM_BY + threadIdx.y;
+    const i64 rnd = 1LL << (shift - 1);
+    int c0, c1, c2, c3;
+
+    if (j >= bw || y >= bh)
+        return;
+    c0 = adm_dwt_idx(2 * j - 1, w);
+    c1 = adm_dwt_idx(2 * j,     w);
+    c2 = adm_dwt_idx(2 * j + 1, w);
+    c3 = adm_dwt_idx(2 * j + 2, w);
+    for (int p = 0; p < 2; p++)
+        for (int q = 0; q < 2; q++) {
+            const int32_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
+            const i64 x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
+            const int32_t lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
+            const int32_t hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
+            int32_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            b[(q ? 0 : 3) * bplane] = lo;
+            b[(q ? 2 : 1) * bplane] = hi;
+        }
+}
+
+/* ---------------------------------------------------- decouple and CSF */
+
+/* The (h, v) detail vectors of ref and dis are within one degree; dot
+ * products rounded to float, compared in double, in the reference's order. */
+__device__ static inline int angle_within_1deg(i64 oh, i64 ov, i64 th, i64 tv)
+{
+    i64 ot = oh * th + ov * tv;
+    i64 oo = oh * oh + ov * ov;
+    i64 tt = th * th + tv * tv;
+    double d = (double)(float)ot / 4096.0;
+
+    return d >= 0.0 &&
+           d * d >= COS_1DEG_SQ * ((double)(float)oo / 4096.0) *
+                                  ((double)(float)tt / 4096.0);
+}
+
+/* Restored value: o times the clamped gain t / o, limited by egl. */
+__device__ static inline i64 restore(i64 ov, i64 tv, i64 d, int round_shift,
+                                     int angle, double egl)
+{
+    i64 k = (d * tv + (1LL << (round_shift - 1))) >> round_shift;
+    i64 rv, up, dn, lim;
+    double re;
+
+    k   = k < 0 ? 0 : k > 32768 ? 32768 : k;
+    rv  = (k * ov + 16384) >> 15;
+    re  = (double)rv * egl;
+    up  = re < (double)tv ? (i64)re : tv;
+    dn  = re > (double)tv ? (i64)re : tv;
+    lim = ov > 0 ? up : dn;
+    return angle && k > 0 && ov != 0 ? lim : rv;
+}
+
+/* Scale-0 CSF of one pixel's three bands: flt and centre sums. */
+__device__ static inline void csf_s0(int32_t *flt_sum, int32_t *ctr_sum,
+                                     const int16_t src[3], int rf_h, int rf_v, int rf_d)
+{
+    int ch = adm_abs((int16_t)((rf_h * src[0] + 16384) >> 15));
+    int cv = adm_abs((int16_t)((rf_v * src[1] + 16384) >> 15));
+    int cd = adm_abs((int16_t)((rf_d * src[2] + 65535) >> 17));
+
+    *flt_sum = (int16_t)((4369 * ch + 2048) >> 12) +
+               (int16_t)((4369 * cv + 2048) >> 12) +
+               (int16_t)((4369 * cd + 2048) >> 12);
+    *ctr_sum = (int16_t)((8738 * ch + 2048) >> 12) +
+               (int16_t)((8738 * cv + 2048) >> 12) +
+               (int16_t)((8738 * cd + 2048) >> 12);
+}
+
+/*
+ * Scale 0 over the extended region [cl, cr) x [ct, cb). ms: r then a
+ * (h, v, d); msk: flt and centre of a, then of r.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_decouple_s0(const int16_t *band, i64 bplane, int16_t *ms, int32_t *msk,
+                     i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
+                     const int32_t *div_lut, int rf_h, int rf_v, int rf_d)
+{
+    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
+    size_t idx;
+    int16_t o[3], t[3], r[3], a[3];
+    int angle;
+
+    if (x >= cr || y >= cb)
+        return;
+    idx = (size_t)y * bw + x;
+    for (int b = 0; b < 3; b++) {
+        o[b] = band[b * bplane + idx];
+        t[b] = band[(4 + b) * bplane + idx];
+    }
+    angle = angle_within_1deg(o[0], o[1], t[0], t[1]);
+    for (int b = 0; b < 3; b++) {
+        i64 d = div_lut[adm_abs(o[b])];
+        d = o[b] < 0 ? -d : d;
+        r[b] = (int16_t)restore(o[b], t[b], d, 15, angle, egl);
+    }
+    for (int b = 0; b < 3; b++) {
+        /* int16 wrap-around, as in libvmaf. */
+        a[b] = (int16_t)(t[b] - r[b]);
+        ms[b * plane + idx]       = r[b];
+        ms[(3 + b) * plane + idx] = a[b];
+    }
+    csf_s0(&msk[0 * plane + idx], &msk[1 * plane + idx], a, rf_h, rf_v, rf_d);
+    csf_s0(&msk[2 * plane + idx], &msk[3 * plane + idx], r, rf_h, rf_v, rf_d);
+}
+
+/* Scales 1..3 CSF of one pixel: the weighted bands and the flt and centre
+ * sums (libvmaf's -2^31 rounding quirk included). */
+__device__ static inline void csf_s123(int32_t dst[3], i64 *flt_sum, i64 *ctr_sum,
+                                       const int32_t src[3], unsigned rf_h,
+                                       unsigned rf_v, unsigned rf_d)
+{
+    const unsigned rf[3] = { rf_h, rf_v, rf_d };
+    i64 fs = 0, cs = 0;
+
+    for (int b = 0; b < 3; b++) {
+        int32_t c = (int32_t)(((i64)rf[b] * src[b] + (1 << 27)) >> 28);
+        i64 ac = adm_abs64((i64)c);
+
+        dst[b] = c;
+        fs += (int32_t)((143165577 * ac - (1LL << 31)) >> 32);
+        cs += (int32_t)((286331153 * ac - (1LL << 31)) >> 32);
+    }
+    *flt_sum = fs;
+    *ctr_sum = cs;
+}
+
+/*
+ * Scales 1..3 over the extended region. ms: CSF of r (the numerator's
+ * masked signal) then CSF of a (AIM's); msk: flt and centre of a, then of r.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_decouple_s123(const int32_t *band, i64 bplane, int32_t *ms, i64 *msk,
+                       i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
+                       const int32_t *div_lut, unsigned rf_h, unsigned rf_v,
+                       unsigned rf_d)
+{
+    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
+    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
+    size_t idx;
+    int32_t o[3], t[3], r[3], a[3], xr[3], xa[3];
+    i64 fa, ca, fr, cr_;
+    int angle;
+
+    if (x >= cr || y >= cb)
+        return;
+    idx = (size_t)y * bw + x;
+    for (int b = 0; b < 3; b++) {
+        o[b] = band[b * bplane + idx];
+        t[b] = band[(4 + b) * bplane + idx];
+    }
+    angle = angle_within_1deg(o[0], o[1], t[0], t[1]);
+    for (int b = 0; b < 3; b++) {
+        /* |o| beyond the table: 15 significant bits, shift taken back
+         * after the product. */
+        uint32_t ao = (uint32_t)adm_abs64((i64)o[b]), m = ao;
+        int s = 0;
+        i64 d;
+
+        if (ao >= 32768) {
+            s = (31 - __clz(ao)) + 1 - 15;
+            m = (ao + (1U << (s - 1))) >> s;
+        }
+        d = div_lut[m];
+        d = o[b] < 0 ? -d : d;
+        r[b] = (int32_t)restore(o[b], t[b], d, 15 + s, angle, egl);
+    }
+    for (int b = 0; b < 3; b++)
+        a[b] = (int32_t)((i64)t[b] - r[b]);
+    csf_s123(xa, &fa, &ca, a, rf_h, rf_v, rf_d);
+    csf_s123(xr, &fr, &cr_, r, rf_h, rf_v, rf_d);
+    for (int b = 0; b < 3; b++) {
+        ms[b * plane + idx]       = xr[b];
+        ms[(3 + b) * plane + idx] = xa[b];
+    }
+    msk[0 * plane + idx] = fa;
+    msk[1 * plane + idx] = ca;
+    msk[2 * plane + idx] = fr;
+    msk[3 * plane + idx] = cr_;
+}
+
+/* ------------------------------------------------- masking, row sums */
+
+/*
+ * Sum the ADM_ROW_SUMS values of every thread of the block; thread 0 gets
+ * the totals in v. Integer sums, so the order is irrelevant.
+ */
+__device__ static inline void adm_block_sum(u64 v[ADM_ROW_SUMS])
+{
+    __shared__ u64 part[ADM_ROW_SUMS][ADM_ROW_THREADS];
+    const int tid = threadIdx.x;
+
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        part[k][tid] = v[k];
+    __syncthreads();
+    for (int s = ADM_ROW_THREADS / 2; s >= 32; s >>= 1) {
+        if (tid < s)
+            for (int k = 0; k < ADM_ROW_SUMS; k++)
+                part[k][tid] += part[k][tid + s];
+        __syncthreads();
+    }
+    if (tid < 32)
+        for (int k = 0; k < ADM_ROW_SUMS; k++) {
+            u64 r = part[k][tid];
+            for (int d = 16; d > 0; d >>= 1)
+                r += GPU_SHFL_DOWN32(r, d);
+            v[k] = r;
+        }
+}
+
+/*
+ * Thread 0: round and shift the row's sums as the driver does, and add
+ * them to the scale's totals (ADMScaleSums: num[3], aim[3], den[3]).
+ */
+__device__ static inline void adm_row_done(u64 v[ADM_ROW_SUMS], u64 *sums,
+                                           int num_e, int den_shift, int skip_aim)
+{
+    const i64 num_rnd = num_e > 0 ? 1LL << (num_e - 1) : 0;
+    const i64 den_rnd = den_shift > 0 ? 1LL << (den_shift - 1) : 0;
+
+    adm_block_sum(v);
+    if (threadIdx.x)
+        return;
+    for (int b = 0; b < 3; b++) {
+        atomicAdd(&sums[b], (u64)(((i64)v[b] + num_rnd) >> num_e));
+        if (!skip_aim)
+            atomicAdd(&sums[3 + b], (u64)(((i64)v[3 + b] + num_rnd) >> num_e));
+        atomicAdd(&sums[6 + b], (v[6 + b] + (u64)den_rnd) >> den_shift);
+    }
+}
+
+/* The masking threshold of (i, j): the 3x3 sum of the masker's flt with
+ * its centre term in place of the centre's flt. */
+template <typename T>
+__device__ static inline i64 mask_threshold(const T *flt, const T *ctr, int bw,
+                                            int ip, int i, int in, int j)
+{
+    const int jl = adm_mask_col(j - 1, bw), jr = adm_mask_col(j + 1, bw);
+    const T *f0 = flt + (size_t)ip * bw, *f1 = flt + (size_t)i * bw;
+    const T *f2 = flt + (size_t)in * bw;
+    T hs0 = f0[jl] + f0[j] + f0[jr];
+    T hs1 = f1[jl] + f1[j] + f1[jr];
+    T hs2 = f2[jl] + f2[j] + f2[jr];
+
+    return hs0 + hs1 + hs2 - f1[j] + ctr[(size_t)i * bw + j];
+}
+
+__device__ static inline i64 masked_cube_s0(int sv, int rf, i64 thr_q, int p, int c,
+                                            i64 crnd)
+{
+    i64 x = adm_abs(sv * rf) - thr_q, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1LL << (p - 1))) >> p;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scale 0, one block per inner row it + blockIdx.x: masked cubes of r
+ * (numerator, masker a) and of a (AIM, masker r), |o|^3 of the reference.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
+vmaf_adm_cm_s0(const int16_t *band, i64 bplane, const int16_t *ms, const int32_t *msk,
+               i64 plane, int bw, int bh, int il, int ir, int it,
+               int rf_h, int rf_v, int rf_d, int c_hv, int c_d, int num_e, int den_c,
+               int skip_aim, u64 *sums)
+{
+    const int i = it + blockIdx.x;
+    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
+    const i64 rnd_hv = c_hv > 0 ? 1LL << (c_hv - 1) : 0;
+    const i64 rnd_d  = c_d  > 0 ? 1LL << (c_d  - 1) : 0;
+    const int16_t *ob = band + (size_t)i * bw;
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
+        const size_t idx = (size_t)i * bw + j;
+
+        for (int pass = 0; pass < 2; pass++) {
+            /* pass 0: numerator, masked r, masker a; pass 1: AIM. */
+            const int16_t *s = ms + 3 * pass * plane + idx;
+            const int32_t *m = msk + 2 * pass * plane;
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
+            v[3 * pass + 0] += (u64)masked_cube_s0(s[0], rf_h, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 1] += (u64)masked_cube_s0(s[plane], rf_v, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 2] += (u64)masked_cube_s0(s[2 * plane], rf_d, thr << 12, 30, c_d, rnd_d);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 a = adm_abs(ob[b * bplane + j]);
+            v[6 + b] += a * a * a;
+        }
+    }
+    adm_row_done(v, sums, num_e, den_c, skip_aim);
+}
+
+__device__ static inline i64 masked_cube_s123(i64 xv, i64 thr, int c, i64 crnd)
+{
+    i64 x = adm_abs64(xv) - thr, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1 << 29)) >> 30;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scales 1..3, one block per inner row: masked cubes of CSF(r) (masker a)
+ * and of CSF(a) (masker r); the denominator from the raw reference bands,
+ * rounded per element with 2^den_p (libvmaf's constant) and den_c.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
+vmaf_adm_cm_s123(const int32_t *band, i64 bplane, const int32_t *ms, const i64 *msk,
+                 i64 plane, int bw, int bh, int il, int ir, int it,
+                 int num_c, int num_e, int den_p, int den_c, int den_e,
+                 int skip_aim, u64 *sums)
+{
+    const int i = it + blockIdx.x;
+    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
+    const i64 rnd = num_c > 0 ? 1LL << (num_c - 1) : 0;
+    const u64 den_crnd = den_c > 0 ? 1ULL << (den_c - 1) : 0;
+    const int32_t *ob = band + (size_t)i * bw;
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
+        const size_t idx = (size_t)i * bw + j;
+
+        for (int pass = 0; pass < 2; pass++) {
+            const int32_t *x = ms + 3 * pass * plane + idx;
+            const i64 *m = msk + 2 * pass * plane;
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
+            for (int b = 0; b < 3; b++)
+                v[3 * pass + b] += (u64)masked_cube_s123(x[b * plane], thr, num_c, rnd);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 a = (u64)adm_abs64((i64)ob[b * bplane + j]);
+            v[6 + b] += ((((a * a + (1ULL << den_p)) >> den_p) * a) + den_crnd) >> den_c;
+        }
+    }
+    adm_row_done(v, sums, num_e, den_e, skip_aim);
+}
+
+/* The decouple step's reciprocal table: lut[i] = 2^30 / i, lut[0] = 0. */
+GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
+vmaf_adm_div_lut(int32_t *lut, int n)
+{
+    const int i = blockIdx.x * ADM_ROW_THREADS + threadIdx.x;
+
+    if (i < n)
+        lut[i] = i ? (1 << 30) / i : 0;
+}

@@ -1,0 +1,452 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * CAMBI banding detector ("cambi"), bit-exact with libvmaf 3.2.0.
+ *
+ * No-reference: the distorted luma is converted to 10 bits at the encode
+ * resolution, masked to its flat areas, and scored at five scales by the
+ * contrast of neighbouring bands (kernels in cambi_dsp.c). With full_ref
+ * the reference is scored too, at the source resolution. Frames are
+ * independent, so extract() keeps its scratch per call.
+ */
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem.h"
+
+#include "cambi_dsp.h"
+#include "feature.h"
+
+#define CAMBI_NAME      "Cambi_feature_cambi_score"
+#define CAMBI_MIN_SIZE  216
+#define DEFAULT_TOPK    0.6
+#define DEFAULT_EOTF    "bt1886"
+
+/* Limited-range 10-bit luma. */
+#define LUMA_FOOT 64
+#define LUMA_HEAD 940
+
+static const int scale_weights[FF_VMAF_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
+
+/* Weight of contrast step d = 1..32 (index 0 unused). */
+static const int contrast_weights[FF_VMAF_CAMBI_MAX_DIFFS + 1] = {
+    0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+    8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+};
+
+/* How one picture (distorted at enc size, reference at src size) is scored. */
+typedef struct CambiSize {
+    int w, h;           ///< size after resampling, before the speed-up
+    int *xmap, *ymap;   ///< resampling from the input; NULL: same size
+    int window;
+    int high_res;       ///< decimate once more before scale 0
+    int mask_threshold;
+    size_t tmp_size;    ///< c-value scratch at scale 0
+} CambiSize;
+
+typedef struct CambiContext {
+    /* options */
+    int enc_width, enc_height, enc_bitdepth;
+    int src_width, src_height;
+    int window_size;
+    double topk, cambi_topk;
+    double tvi_threshold;
+    double vis_lum_threshold;
+    int max_log_contrast;
+    char *eotf, *cambi_eotf;
+    int high_res_speedup;
+    double max_val;
+    int full_ref;
+    char *heatmaps_path;
+
+    int in_w, in_h;
+    int bitdepth;       ///< enc_bitdepth, resolved
+    double eff_topk;
+    int tvi[FF_VMAF_CAMBI_MAX_DIFFS + 1];
+    int vlt_luma;
+    uint32_t active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
+    float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
+    FFVmafCambiParams params;   ///< window set per picture
+    CambiSize enc, src;
+} CambiContext;
+
+#define OFFSET(x) offsetof(CambiContext, x)
+static const FFVmafOption cambi_options[] = {
+    { "enc_width",               "encw",  FF_VMAF_OPT_INT,    OFFSET(enc_width),         0,     NULL, 0, 16384, 1 },
+    { "enc_height",              "ench",  FF_VMAF_OPT_INT,    OFFSET(enc_height),        0,     NULL, 0, 16384, 1 },
+    { "enc_bitdepth",            "encbd", FF_VMAF_OPT_INT,    OFFSET(enc_bitdepth),      0,     NULL, 0, 16, 1 },
+    { "src_width",               "srcw",  FF_VMAF_OPT_INT,    OFFSET(src_width),         0,     NULL, 0, 16384, 1 },
+    { "src_height",              "srch",  FF_VMAF_OPT_INT,    OFFSET(src_height),        0,     NULL, 0, 16384, 1 },
+    { "window_size",             "ws",    FF_VMAF_OPT_INT,    OFFSET(window_size),       65,    NULL, 1, 1000, 1 },
+    { "topk",                    NULL,    FF_VMAF_OPT_DOUBLE, OFFSET(topk),              DEFAULT_TOPK, NULL, 0.0001, 1.0, 1 },
+    { "cambi_topk",              "ctpk",  FF_VMAF_OPT_DOUBLE, OFFSET(cambi_topk),        DEFAULT_TOPK, NULL, 0.0001, 1.0, 1 },
+    { "tvi_threshold",           "tvit",  FF_VMAF_OPT_DOUBLE, OFFSET(tvi_threshold),     0.019, NULL, 0.0001, 1.0, 1 },
+    { "cambi_vis_lum_threshold", "vlt",   FF_VMAF_OPT_DOUBLE, OFFSET(vis_lum_threshold), 0.0,   NULL, 0.0, 300.0, 1 },
+    { "max_log_contrast",        "mlc",   FF_VMAF_OPT_INT,    OFFSET(max_log_contrast),  2,     NULL, 0, 5, 1 },
+    { "eotf",                    NULL,    FF_VMAF_OPT_STRING, OFFSET(eotf),              0, DEFAULT_EOTF, 0, 0, 1 },
+    { "cambi_eotf",              "ceot",  FF_VMAF_OPT_STRING, OFFSET(cambi_eotf),        0, DEFAULT_EOTF, 0, 0, 1 },
+    { "cambi_high_res_speedup",  "hrs",   FF_VMAF_OPT_INT,    OFFSET(high_res_speedup),  0,     NULL, 0, 2160, 1 },
+    { "cambi_max_val",           "cmxv",  FF_VMAF_OPT_DOUBLE, OFFSET(max_val),           1000.0, NULL, 0.0, 1000.0, 1 },
+    { "full_ref",                NULL,    FF_VMAF_OPT_BOOL,   OFFSET(full_ref),          0,     NULL, 0, 1, 0 },
+    { "heatmaps_path",           NULL,    FF_VMAF_OPT_STRING, OFFSET(heatmaps_path),     0,     NULL, 0, 0, 0 },
+    { NULL }
+};
+
+/* Display luminance (cd/m²) of a 10-bit limited-range code. */
+static double luminance(int code, int pq)
+{
+    double v = (double)(FFMIN(FFMAX(code, LUMA_FOOT), LUMA_HEAD) - LUMA_FOOT) /
+               (LUMA_HEAD - LUMA_FOOT);
+
+    if (pq) {
+        /* SMPTE ST 2084 */
+        const double m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128;
+        const double c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32;
+        const double c3 = 2392.0 / 4096 * 32;
+        double e = pow(v, 1.0 / m2);
+        return 10000.0 * pow(FFMAX(e - c1, 0.0) / (c2 - c3 * e), 1.0 / m1);
+    } else {
+        /* BT.1886 with a 300 cd/m² white and a 0.01 cd/m² black */
+        const double gamma = 2.4, lw = 300.0, lb = 0.01;
+        double rw = pow(lw, 1.0 / gamma), rb = pow(lb, 1.0 / gamma);
+        double a = pow(rw - rb, gamma), b = rb / (rw - rb);
+        return a * pow(FFMAX(v + b, 0.0), gamma);
+    }
+}
+
+/* Is a step of d codes above code visible (Weber fraction over the
+ * threshold)? */
+static int step_visible(int code, int d, double threshold, int pq)
+{
+    double l = luminance(code, pq);
+    return (luminance(code + d, pq) - l) / l > threshold;
+}
+
+/*
+ * The largest code at which a step of d is still visible; the fraction
+ * falls with the code, so bisect between foot and the last code whose
+ * step stays in range. -1 when no step is visible.
+ */
+static int tvi_for_diff(int d, double threshold, int pq)
+{
+    int lo = LUMA_FOOT, hi = LUMA_HEAD - d;
+
+    if (!step_visible(lo, d, threshold, pq))
+        return -1;
+    if (step_visible(hi, d, threshold, pq))
+        return hi;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (step_visible(mid, d, threshold, pq))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first code as bright as the visibility threshold; 0 when the foot
+ * already is. */
+static int vis_lum_code(double threshold, int pq)
+{
+    for (int code = LUMA_FOOT; code <= 1023; code++)
+        if (luminance(code, pq) >= threshold)
+            return code == LUMA_FOOT ? 0 : code;
+    return FF_VMAF_CAMBI_MAX_SAMPLE + 1;
+}
+
+/* libvmaf refuses frames whose width and height are both below 216. */
+static int check_size(FFVmafFeature *f, int w, int h, const char *what)
+{
+    if (w < CAMBI_MIN_SIZE && h < CAMBI_MIN_SIZE) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'cambi' needs frames at least %d pixels wide or high; "
+               "the %s size is %dx%d.\n", CAMBI_MIN_SIZE, what, w, h);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int setup_size(FFVmafFeature *f, CambiSize *sz, int w, int h)
+{
+    CambiContext *s = f->priv;
+    int high_res = 0, ws;
+
+    sz->w = w;
+    sz->h = h;
+
+    /* The speed-up applies only from its nominal resolution on. */
+    if (s->high_res_speedup) {
+        static const int modes[][3] = {
+            { 1080, 1920, 1080 }, { 1440, 2560, 1440 }, { 2160, 3840, 2160 },
+        };
+        int found = 0;
+        for (int i = 0; i < FF_ARRAY_ELEMS(modes); i++) {
+            if (s->high_res_speedup != modes[i][0])
+                continue;
+            found = 1;
+            high_res = (int64_t)w * h >= (int64_t)modes[i][1] * modes[i][2];
+        }
+        if (!found) {
+            av_log(f->log_ctx, AV_LOG_ERROR,
+                   "Feature 'cambi': cambi_high_res_speedup must be 0, 1080, "
+                   "1440 or 2160, got %d.\n", s->high_res_speedup);
+            return AVERROR(EINVAL);
+        }
+    }
+    sz->high_res = high_res;
+
+    /* The window option is for 4K; scale it with the frame size. */
+    ws = (s->window_size * (w + h)) / 375;
+    ws >>= 4;
+    if (high_res)
+        ws = (ws + 1) >> 1;
+    ws |= 1;
+    if (ws * ws > FF_VMAF_CAMBI_MAX_AREA) {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'cambi': window %d at %dx%d is too large (at most %d "
+               "pixels).\n", ws, w, h, FF_VMAF_CAMBI_MAX_AREA);
+        return AVERROR(EINVAL);
+    }
+    sz->window = ws;
+    sz->mask_threshold = ff_vmaf_cambi_mask_threshold(w, h);
+
+    if (w != s->in_w || h != s->in_h) {
+        sz->xmap = av_malloc_array(w, sizeof(*sz->xmap));
+        sz->ymap = av_malloc_array(h, sizeof(*sz->ymap));
+        if (!sz->xmap || !sz->ymap)
+            return AVERROR(ENOMEM);
+        ff_vmaf_cambi_resample_map(sz->xmap, s->in_w, w);
+        ff_vmaf_cambi_resample_map(sz->ymap, s->in_h, h);
+    }
+
+    s->params.window = ws;
+    sz->tmp_size = ff_vmaf_cambi_c_values_tmp_size(high_res ? (w + 1) >> 1 : w,
+                                                   &s->params);
+    return 0;
+}
+
+static void cambi_close(FFVmafFeature *f)
+{
+    CambiContext *s = f->priv;
+
+    av_freep(&s->enc.xmap);
+    av_freep(&s->enc.ymap);
+    av_freep(&s->src.xmap);
+    av_freep(&s->src.ymap);
+}
+
+static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    CambiContext *s = f->priv;
+    const char *eotf;
+    int nd, pq, max_value = 0, ret;
+
+    s->in_w = geo->width;
+    s->in_h = geo->height;
+    s->bitdepth = s->enc_bitdepth ? s->enc_bitdepth : geo->bpc;
+
+    /* The non-prefixed topk and the prefixed eotf win when set. */
+    s->eff_topk = s->topk != DEFAULT_TOPK ? s->topk : s->cambi_topk;
+    eotf = strcmp(s->cambi_eotf, DEFAULT_EOTF) ? s->cambi_eotf : s->eotf;
+    if (!strcmp(eotf, "bt1886")) {
+        pq = 0;
+    } else if (!strcmp(eotf, "pq")) {
+        pq = 1;
+    } else {
+        av_log(f->log_ctx, AV_LOG_ERROR,
+               "Feature 'cambi': unknown eotf '%s' (bt1886 or pq).\n", eotf);
+        return AVERROR(EINVAL);
+    }
+    if (s->heatmaps_path)
+        av_log(f->log_ctx, AV_LOG_WARNING,
+               "Feature 'cambi': heatmaps_path is not supported; no heatmaps "
+               "are written.\n");
+
+    /* Contrast steps: the brightest code at which each is visible, and
+     * which steps count for each sample value. */
+    nd = 1 << s->max_log_contrast;
+    s->vlt_luma = vis_lum_code(s->vis_lum_threshold, pq);
+    for (int d = 1; d <= nd; d++)
+        s->tvi[d] = tvi_for_diff(d, s->tvi_threshold, pq);
+    for (int v = 0; v <= FF_VMAF_CAMBI_MAX_SAMPLE; v++) {
+        uint32_t act = 0;
+        for (int d = 1; d <= nd; d++) {
+            if (v <= s->tvi[d] && v + d + nd > s->vlt_luma) {
+                act |= 1u << (d - 1);
+                max_value = FFMAX(max_value, v + d);
+            }
+        }
+        s->active[v] = act;
+    }
+    ff_vmaf_cambi_recip_init(s->recip);
+    s->params.nb_diffs  = nd;
+    s->params.max_value = max_value;
+    s->params.active    = s->active;
+    s->params.weights   = contrast_weights;
+    s->params.recip     = s->recip;
+
+    /* The encode size defaults to, and cannot exceed, the input size. */
+    {
+        int ew = s->enc_width, eh = s->enc_height;
+        int sw = s->src_width  ? s->src_width  : geo->width;
+        int sh = s->src_height ? s->src_height : geo->height;
+        if (!ew || ew > geo->width)
+            ew = geo->width;
+        if (!eh || eh > geo->height)
+            eh = geo->height;
+        if ((sw > ew && sh < eh) || (sw < ew && sh > eh)) {
+            av_log(f->log_ctx, AV_LOG_ERROR,
+                   "Feature 'cambi': source size %dx%d and encode size %dx%d "
+                   "must not be larger in one dimension and smaller in the "
+                   "other.\n", sw, sh, ew, eh);
+            return AVERROR(EINVAL);
+        }
+        if ((ret = check_size(f, ew, eh, "encode")) < 0 ||
+            (ret = check_size(f, sw, sh, "source")) < 0)
+            return ret;
+        if ((ret = setup_size(f, &s->enc, ew, eh)) < 0 ||
+            (s->full_ref && (ret = setup_size(f, &s->src, sw, sh)) < 0)) {
+            cambi_close(f);
+            return ret;
+        }
+    }
+    return 0;
+}
+
+#define ALIGN16(x) (((x) + 15) & ~(size_t)15)
+
+/* Scratch of cambi_score(), carved out of one allocation. */
+typedef struct ScoreBuf {
+    float *c;               ///< c-values of a scale
+    uint32_t *topk_tmp;
+    FFVmafCambiTopk *topk;
+    void *c_tmp;
+    uint16_t *img, *line;
+    uint8_t *mask;
+} ScoreBuf;
+
+static size_t score_buf_layout(const CambiSize *sz, uint8_t *base, ScoreBuf *b)
+{
+    size_t npix = (size_t)sz->w * sz->h, off = 0;
+
+#define CARVE(field, bytes) do {                        \
+        if (b)                                          \
+            b->field = (void *)(base + off);            \
+        off += ALIGN16(bytes);                          \
+    } while (0)
+    CARVE(c,        npix * sizeof(float));
+    CARVE(topk_tmp, FF_VMAF_CAMBI_TOPK_TMP * sizeof(uint32_t));
+    CARVE(topk,     sizeof(FFVmafCambiTopk));
+    CARVE(c_tmp,    sz->tmp_size);
+    CARVE(img,      npix * sizeof(uint16_t));
+    CARVE(line,     FFMAX(3 * (size_t)sz->w, FF_VMAF_CAMBI_MASK_TMP(sz->w)) *
+                    sizeof(uint16_t));
+    CARVE(mask,     npix);
+#undef CARVE
+    return off;
+}
+
+/* CAMBI of one luma plane, scored as described by sz. */
+static double cambi_score(const CambiContext *s, const CambiSize *sz,
+                          const FFVmafPicture *pic, uint8_t *base)
+{
+    FFVmafCambiParams params = s->params;
+    int w = sz->w, h = sz->h;
+    double score = 0.0;
+    ScoreBuf b;
+
+    score_buf_layout(sz, base, &b);
+    params.window = sz->window;
+
+    /* Encodes below 10 bits are dithered: average that out. */
+    ff_vmaf_cambi_preprocess(b.img, w, w, h, pic->data[0], pic->linesize[0],
+                             pic->bpc, sz->xmap, sz->ymap, s->bitdepth < 10);
+    /* The mask is taken at full resolution, before any filtering. */
+    ff_vmaf_cambi_spatial_mask(b.mask, w, b.img, w, w, h, sz->mask_threshold,
+                               b.line);
+
+    /* With the speed-up, scale 0 is the first decimation. */
+    for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES + sz->high_res; scale++) {
+        double mean;
+        if (scale) {
+            ff_vmaf_cambi_decimate(b.img, sz->w, b.mask, sz->w, w, h);
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+        if (scale < sz->high_res)
+            continue;
+        ff_vmaf_cambi_mode_filter(b.img, sz->w, w, h, b.line);
+        ff_vmaf_cambi_c_values(b.c, b.img, sz->w, b.mask, sz->w, w, h,
+                               &params, b.c_tmp, b.topk);
+        mean = ff_vmaf_cambi_topk_mean(b.c, w * h, s->eff_topk, b.topk,
+                                       b.topk_tmp);
+        score += mean * scale_weights[scale - sz->high_res];
+    }
+    score /= (double)(sz->window * sz->window);
+    return FFMIN(score, s->max_val);
+}
+
+static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                         const FFVmafPicture *dis, unsigned index,
+                         struct FFVmafFeatureCollector *fc)
+{
+    const CambiContext *s = f->priv;
+    size_t size = score_buf_layout(&s->enc, NULL, NULL);
+    double dist, src;
+    uint8_t *buf;
+    int ret;
+
+    if (s->full_ref)
+        size = FFMAX(size, score_buf_layout(&s->src, NULL, NULL));
+    buf = av_malloc(size);
+    if (!buf)
+        return AVERROR(ENOMEM);
+
+    dist = cambi_score(s, &s->enc, dis, buf);
+    ret = ff_vmaf_feature_write(f, fc, CAMBI_NAME, index, dist);
+    if (ret >= 0 && s->full_ref) {
+        src = cambi_score(s, &s->src, ref, buf);
+        ret = ff_vmaf_feature_write(f, fc, "cambi_source", index, src);
+        if (ret >= 0)
+            ret = ff_vmaf_feature_write(f, fc, "cambi_full_reference", index,
+                                        FFMIN(FFMAX(dist - src, 0.0), s->max_val));
+    }
+    av_free(buf);
+    return ret;
+}
+
+static const char *const cambi_provides[] = { CAMBI_NAME, NULL };
+
+const FFVmafExtractor ff_vmaf_extractor_cambi = {
+    .name      = "cambi",
+    .options   = cambi_options,
+    .priv_size = sizeof(CambiContext),
+    .provides  = cambi_provides,
+    .init      = cambi_init,
+    .extract   = cambi_extract,
+    .close     = cambi_close,
+};

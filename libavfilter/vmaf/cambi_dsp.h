@@ -1,0 +1,146 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * CAMBI kernels (libvmaf 3.2.0 "cambi"), plain C.
+ *
+ * Images are 10-bit samples in uint16_t (a 16-bit input rounds up to 1024
+ * at most); masks are 0/1 bytes. Strides are in elements, not bytes, except
+ * for the input picture of ff_vmaf_cambi_preprocess().
+ */
+
+#ifndef AVFILTER_VMAF_CAMBI_DSP_H
+#define AVFILTER_VMAF_CAMBI_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FF_VMAF_CAMBI_SCALES     5
+/** Largest number of contrast steps (max_log_contrast 5). */
+#define FF_VMAF_CAMBI_MAX_DIFFS  32
+/** window² must stay below this + 1: the reciprocal table's last index. */
+#define FF_VMAF_CAMBI_MAX_AREA   4225
+/** Largest preprocessed sample: (65535 + 32) >> 6. */
+#define FF_VMAF_CAMBI_MAX_SAMPLE 1024
+
+/**
+ * Fill tab[0..FF_VMAF_CAMBI_MAX_AREA] with libvmaf's float reciprocals:
+ * 1/i rounded to float except 42 entries that are one ulp off; tab[0] = 0.
+ */
+void ff_vmaf_cambi_recip_init(float *tab);
+
+/**
+ * Nearest-neighbour source index of each of the out output positions of a
+ * line of in samples, with libvmaf's float stepping.
+ */
+void ff_vmaf_cambi_resample_map(int *map, int in, int out);
+
+/**
+ * Convert a luma plane to 10-bit samples, resampling it through xmap/ymap
+ * (both NULL: same size, w x h of the input).
+ *
+ * @param src         luma plane: uint8_t when bpc == 8, else uint16_t
+ * @param linesize    of src, in bytes
+ * @param anti_dither apply the 2x2 average of encodes below 10 bits: each
+ *                    output averages itself and its right, lower and
+ *                    lower-right neighbours before filtering (the last
+ *                    column and row average two, the last pixel is kept)
+ */
+void ff_vmaf_cambi_preprocess(uint16_t *dst, ptrdiff_t stride, int w, int h,
+                              const uint8_t *src, ptrdiff_t linesize, int bpc,
+                              const int *xmap, const int *ymap, int anti_dither);
+
+/** Scratch elements of ff_vmaf_cambi_spatial_mask(). */
+#define FF_VMAF_CAMBI_MASK_TMP(w) (5 * (size_t)(w) + 8)
+
+/** Number of flat 7x7 neighbours a pixel needs to be masked in, minus 1. */
+int ff_vmaf_cambi_mask_threshold(int w, int h);
+
+/**
+ * Spatial mask: 1 where more than threshold pixels of the 7x7 window have a
+ * zero forward derivative both horizontally and vertically.
+ *
+ * @param tmp FF_VMAF_CAMBI_MASK_TMP(w) elements
+ */
+void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
+                                const uint16_t *img, ptrdiff_t stride,
+                                int w, int h, int threshold, uint16_t *tmp);
+
+/**
+ * Keep the samples (2i, 2j) of image and mask, in place; the new size is
+ * ((w + 1) >> 1) x ((h + 1) >> 1), strides unchanged.
+ */
+void ff_vmaf_cambi_decimate(uint16_t *img, ptrdiff_t stride,
+                            uint8_t *mask, ptrdiff_t mstride, int w, int h);
+
+/**
+ * 3x3 separable mode filter in place (rows 0 and h - 1 untouched).
+ *
+ * @param tmp 3 * w elements
+ */
+void ff_vmaf_cambi_mode_filter(uint16_t *img, ptrdiff_t stride, int w, int h,
+                               uint16_t *tmp);
+
+typedef struct FFVmafCambiParams {
+    int window;             ///< odd side of the histogram window
+    int nb_diffs;           ///< contrast steps 1..nb_diffs
+    /** Largest sample value a c-value can look at (v + d of a live step). */
+    int max_value;
+    /** Per sample value 0..FF_VMAF_CAMBI_MAX_SAMPLE: bit d - 1 is set when
+     *  contrast step d counts for a pixel of that value. */
+    const uint32_t *active;
+    const int *weights;     ///< weight of step d at index d
+    const float *recip;     ///< ff_vmaf_cambi_recip_init()
+} FFVmafCambiParams;
+
+/** Bins of the top 16 bits of nonzero c-values: [0.5, 2^14). */
+#define FF_VMAF_CAMBI_TOPK_BINS 2048
+
+/** What ff_vmaf_cambi_c_values() gathers for the top-k pooling. */
+typedef struct FFVmafCambiTopk {
+    uint32_t hist[FF_VMAF_CAMBI_TOPK_BINS]; ///< nonzero values by top 16 bits
+    uint64_t total;     ///< their sum in units of 2^-24 (exact)
+    int nonzero;
+    int out_of_range;   ///< a nonzero value outside [0.5, 2^14)
+} FFVmafCambiTopk;
+
+/** Scratch bytes of ff_vmaf_cambi_c_values() for rows of w pixels. */
+size_t ff_vmaf_cambi_c_values_tmp_size(int w, const FFVmafCambiParams *p);
+
+/**
+ * Banding confidence of every pixel (0 outside the mask), row-major with
+ * stride w into c, and its top-k statistics into st.
+ */
+void ff_vmaf_cambi_c_values(float *c, const uint16_t *img, ptrdiff_t stride,
+                            const uint8_t *mask, ptrdiff_t mstride,
+                            int w, int h, const FFVmafCambiParams *p,
+                            void *tmp, FFVmafCambiTopk *st);
+
+/** Scratch elements of ff_vmaf_cambi_topk_mean(). */
+#define FF_VMAF_CAMBI_TOPK_TMP 65536
+
+/**
+ * Mean of the k = clip((int)(topk * n), 1, n) largest of the n values of c,
+ * with the bits of libvmaf's sequential double sum; st from
+ * ff_vmaf_cambi_c_values(). c may be reordered.
+ */
+double ff_vmaf_cambi_topk_mean(float *c, int n, double topk,
+                               const FFVmafCambiTopk *st, uint32_t *tmp);
+
+#endif /* AVFILTER_VMAF_CAMBI_DSP_H */
