@@ -82,8 +82,13 @@ static int ciede_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                          struct FFVmafFeatureCollector *fc)
 {
     const CIEDEContext *s = f->priv;
-    int w = ref->w[0], h = ref->h[0];
+    int w = ref->w[0], h = ref->h[0], ret;
+    FFVmafCiedeCache cache;
     double sum = 0.0;
+
+    /* Per call: extract() may run on several frames at once. */
+    if ((ret = ff_vmaf_ciede_cache_alloc(&cache, (int64_t)w * h)) < 0)
+        return ret;
 
     for (int i = 0; i < h; i++) {
         const uint8_t *r[3], *d[3];
@@ -94,8 +99,10 @@ static int ciede_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             r[p] = ref->data[p] + ci * ref->linesize[p];
             d[p] = dis->data[p] + ci * dis->linesize[p];
         }
-        sum = ff_vmaf_ciede_row(sum, &s->scale, r, d, w, s->ss_x, ref->bpc);
+        sum = ff_vmaf_ciede_row(sum, &s->scale, &cache, r, d, w, s->ss_x,
+                                ref->bpc);
     }
+    ff_vmaf_ciede_cache_free(&cache);
     /* sum == 0 (identical pictures) gives +inf, as in libvmaf. */
     return ff_vmaf_feature_write(f, fc, "ciede2000", index,
                                  45.0 - 20.0 * log10(sum / ((double)w * h)));

@@ -17,8 +17,12 @@
  */
 
 #include <math.h>
+#include <string.h>
 
+#include "libavutil/common.h"
+#include "libavutil/error.h"
 #include "libavutil/mathematics.h"
+#include "libavutil/mem.h"
 
 #include "ciede_dsp.h"
 
@@ -63,9 +67,12 @@ FFVmafLab ff_vmaf_ciede_yuv_to_lab(const FFVmafCiedeScale *sc,
     double r = linearize(y + 1.28033 * v);
     double g = linearize(y - 0.21482 * u - 0.38059 * v);
     double b = linearize(y + 2.12798 * u);
-    double x = r * 0.4124564390896921   + g * 0.357576077643909 + b * 0.18043748326639894;
-    double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-    double z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+    double x  = r * 0.4124564390896921   + g * 0.357576077643909 +
+                b * 0.18043748326639894;
+    double yy = r * 0.21267285140562248  + g * 0.715152155287818 +
+                b * 0.07217499330655958;
+    double z  = r * 0.019333895582329317 + g * 0.119192025881303 +
+                b * 0.9503040785363677;
     float fx = lab_f(x * (1.0 / 0.95047));
     float fy = lab_f(yy);
     float fz = lab_f(z * (1.0 / 1.08883));
@@ -139,7 +146,8 @@ float ff_vmaf_ciede_delta_e(const FFVmafLab *p1, const FFVmafLab *p2)
 
     /* Rotation term for blue hues. */
     deg    = (float)(((float)(hbarp * (180.0 / M_PI)) - 275.0) * (1.0 / 25.0));
-    ang    = (float)((double)(float)(60.0 * exp(-(double)(deg * deg))) * (M_PI / 180.0));
+    ang    = (float)((double)(float)(60.0 * exp(-(double)(deg * deg))) *
+                     (M_PI / 180.0));
     cbarp7 = powf(cbarp, 7);
     p      = cbarp7 / (cbarp7 + 6103515648.0f);
     rt     = (float)(-2.0 * sqrt(p) * sin(ang));
@@ -151,47 +159,130 @@ float ff_vmaf_ciede_delta_e(const FFVmafLab *p1, const FFVmafLab *p2)
                        (double)(rt * c * h));
 }
 
-/* Flat areas repeat colours, and in subsampled chroma neighbours share
- * Cb/Cr, so the last conversion and the last Delta E are remembered;
- * reusing them gives the very same values. */
+int ff_vmaf_ciede_cache_alloc(FFVmafCiedeCache *c, int64_t nb_pixels)
+{
+    /* About one entry per pixel, bounded so that the tables stay near the
+     * size of a core's L2 cache: beyond that, misses cost more than the
+     * rare extra hits save. */
+    int bits = av_log2((unsigned)av_clip64(nb_pixels, 1, 1 << 30)) + 1;
+
+    memset(c, 0, sizeof(*c));
+    c->de_bits  = av_clip(bits, 8, 15);
+    c->lab_bits = av_clip(bits, 8, 15);
+    c->de  = av_malloc_array((size_t)1 << c->de_bits,  sizeof(*c->de));
+    c->lab = av_malloc_array((size_t)1 << c->lab_bits, sizeof(*c->lab));
+    if (!c->de || !c->lab) {
+        ff_vmaf_ciede_cache_free(c);
+        return AVERROR(ENOMEM);
+    }
+    for (size_t i = 0; i < (size_t)1 << c->de_bits; i++)
+        c->de[i].ref = c->de[i].dis = UINT64_MAX;
+    for (size_t i = 0; i < (size_t)1 << c->lab_bits; i++)
+        c->lab[i].key = UINT64_MAX;
+    c->use_lab = c->use_de = 1;
+    c->last_key[0] = c->last_key[1] = UINT64_MAX;
+    return 0;
+}
+
+void ff_vmaf_ciede_cache_free(FFVmafCiedeCache *c)
+{
+    av_freep(&c->de);
+    av_freep(&c->lab);
+}
+
+static inline uint64_t colour_key(unsigned y, unsigned u, unsigned v)
+{
+    return (uint64_t)y << 32 | (uint64_t)u << 16 | v;
+}
+
+/* Fibonacci hashing: the top bits of a multiplication mix every key bit. */
+static inline size_t hash_bits(uint64_t k, int bits)
+{
+    return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
+}
+
+static inline FFVmafLab key_to_lab(const FFVmafCiedeScale *sc, uint64_t key)
+{
+    return ff_vmaf_ciede_yuv_to_lab(sc, key >> 32, key >> 16 & 0xFFFF,
+                                    key & 0xFFFF);
+}
+
+/* Lab of colour key in picture pic (0: reference, 1: distorted). */
+static inline FFVmafLab cached_lab(FFVmafCiedeCache *c,
+                                   const FFVmafCiedeScale *sc,
+                                   int pic, uint64_t key)
+{
+    FFVmafLab lab;
+
+    if (key == c->last_key[pic])
+        return c->last_lab[pic];
+    if (c->use_lab) {
+        FFVmafCiedeCacheLab *e = &c->lab[hash_bits(key, c->lab_bits)];
+        c->lab_lookups++;
+        if (e->key == key) {
+            c->lab_hits++;
+        } else {
+            e->key = key;
+            e->lab = key_to_lab(sc, key);
+        }
+        lab = e->lab;
+    } else {
+        lab = key_to_lab(sc, key);
+    }
+    c->last_key[pic] = key;
+    c->last_lab[pic] = lab;
+    return lab;
+}
+
+static inline float pixel_delta_e(FFVmafCiedeCache *c,
+                                  const FFVmafCiedeScale *sc,
+                                  uint64_t kr, uint64_t kd)
+{
+    FFVmafCiedeCacheDE *e = NULL;
+    FFVmafLab lr, ld;
+
+    if (c->use_de) {
+        uint64_t pair = kr ^ (kd * UINT64_C(0xD6E8FEB86659FD93));
+        e = &c->de[hash_bits(pair, c->de_bits)];
+        c->de_lookups++;
+        if (e->ref == kr && e->dis == kd) {
+            c->de_hits++;
+            return e->de;
+        }
+    }
+    lr = cached_lab(c, sc, 0, kr);
+    ld = cached_lab(c, sc, 1, kd);
+    if (!e)
+        return ff_vmaf_ciede_delta_e(&lr, &ld);
+    e->ref = kr;
+    e->dis = kd;
+    e->de  = ff_vmaf_ciede_delta_e(&lr, &ld);
+    return e->de;
+}
+
+/* Drop a table that answers fewer than 1 lookup in 16. */
+static inline int still_useful(unsigned lookups, unsigned hits)
+{
+    return lookups < 4096 || hits >= lookups / 16;
+}
+
 #define CIEDE_ROW(type)                                                        \
     do {                                                                       \
         const type *ry = (const type *)ref[0], *ru = (const type *)ref[1];     \
         const type *rv = (const type *)ref[2], *dy = (const type *)dis[0];     \
         const type *du = (const type *)dis[1], *dv = (const type *)dis[2];     \
-        int last_r[3] = { -1 }, last_d[3] = { -1 }, de_valid = 0;              \
-        FFVmafLab lr = { 0 }, ld = { 0 };                                      \
-        float de = 0.0f;                                                       \
         for (int j = 0; j < w; j++) {                                          \
-            int c = j >> ss_x, same_r, same_d;                                 \
-            /* Equal samples give exactly +0, which leaves sum unchanged. */   \
-            if (ry[j] == dy[j] && ru[c] == du[c] && rv[c] == dv[c])            \
-                continue;                                                      \
-            same_r = ry[j] == last_r[0] && ru[c] == last_r[1] &&               \
-                     rv[c] == last_r[2];                                       \
-            same_d = dy[j] == last_d[0] && du[c] == last_d[1] &&               \
-                     dv[c] == last_d[2];                                       \
-            if (!same_r) {                                                     \
-                lr = ff_vmaf_ciede_yuv_to_lab(sc, ry[j], ru[c], rv[c]);        \
-                last_r[0] = ry[j];                                             \
-                last_r[1] = ru[c];                                             \
-                last_r[2] = rv[c];                                             \
-            }                                                                  \
-            if (!same_d) {                                                     \
-                ld = ff_vmaf_ciede_yuv_to_lab(sc, dy[j], du[c], dv[c]);        \
-                last_d[0] = dy[j];                                             \
-                last_d[1] = du[c];                                             \
-                last_d[2] = dv[c];                                             \
-            }                                                                  \
-            if (!(same_r && same_d && de_valid)) {                             \
-                de = ff_vmaf_ciede_delta_e(&lr, &ld);                          \
-                de_valid = 1;                                                  \
-            }                                                                  \
-            sum += de;                                                         \
+            int k = j >> ss_x;                                                 \
+            uint64_t kr = colour_key(ry[j], ru[k], rv[k]);                     \
+            uint64_t kd = colour_key(dy[j], du[k], dv[k]);                     \
+            /* Equal colours give exactly +0, which leaves sum unchanged. */   \
+            if (kr != kd)                                                      \
+                sum += pixel_delta_e(cache, sc, kr, kd);                       \
         }                                                                      \
     } while (0)
 
 double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
+                         FFVmafCiedeCache *cache,
                          const uint8_t *const ref[3],
                          const uint8_t *const dis[3],
                          int w, int ss_x, int bpc)
@@ -200,5 +291,7 @@ double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
         CIEDE_ROW(uint8_t);
     else
         CIEDE_ROW(uint16_t);
+    cache->use_de  &= still_useful(cache->de_lookups,  cache->de_hits);
+    cache->use_lab &= still_useful(cache->lab_lookups, cache->lab_hits);
     return sum;
 }

@@ -53,11 +53,47 @@ FFVmafLab ff_vmaf_ciede_yuv_to_lab(const FFVmafCiedeScale *sc,
 float ff_vmaf_ciede_delta_e(const FFVmafLab *ref, const FFVmafLab *dis);
 
 /**
+ * Colours seen so far in one picture pair, so that repeated colours (flat
+ * areas, shared chroma) and repeated colour pairs are converted and
+ * compared only once. A stored value is exactly what a new computation
+ * would give, so the cache never changes a result. The tables are
+ * direct-mapped (a collision evicts the older entry) and each is dropped
+ * for the rest of the picture when it answers too few lookups to pay for
+ * them (noise-like content).
+ */
+typedef struct FFVmafCiedeCacheLab {
+    uint64_t key;       ///< Y << 32 | Cb << 16 | Cr; UINT64_MAX: empty
+    FFVmafLab lab;
+} FFVmafCiedeCacheLab;
+
+typedef struct FFVmafCiedeCacheDE {
+    uint64_t ref, dis;  ///< colour keys as above
+    float de;
+} FFVmafCiedeCacheDE;
+
+typedef struct FFVmafCiedeCache {
+    FFVmafCiedeCacheLab *lab;
+    FFVmafCiedeCacheDE  *de;
+    int lab_bits, de_bits;  ///< log2 of the entry counts
+    int use_lab, use_de;
+    unsigned lab_lookups, lab_hits, de_lookups, de_hits;
+    /** Last colour converted in each picture: neighbours often repeat. */
+    uint64_t last_key[2];
+    FFVmafLab last_lab[2];
+} FFVmafCiedeCache;
+
+/** Allocate an empty cache suited to nb_pixels pixels; < 0 on error. */
+int  ff_vmaf_ciede_cache_alloc(FFVmafCiedeCache *c, int64_t nb_pixels);
+void ff_vmaf_ciede_cache_free(FFVmafCiedeCache *c);
+
+/**
  * One picture row: add the Delta E of its w pixels, left to right, to sum
- * and return the new sum. Chroma of pixel j is u[j >> ss_x] (v likewise);
- * samples are uint8_t when bpc == 8, else uint16_t.
+ * and return the new sum. ref[0] and dis[0] are luma rows, [1] and [2]
+ * chroma rows whose sample j >> ss_x goes with luma sample j. Samples are
+ * uint8_t when bpc == 8, else uint16_t.
  */
 double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
+                         FFVmafCiedeCache *cache,
                          const uint8_t *const ref[3],
                          const uint8_t *const dis[3],
                          int w, int ss_x, int bpc);

@@ -130,7 +130,9 @@ static void json_value(FILE *f, double v, int last)
 {
     char num[64];
     if (!isfinite(v)) {
-        fprintf(f, "null%s", last ? "\n" : ",");
+        /* The newline is dropped after the last value too: libvmaf then
+         * closes the object on the same line. */
+        fprintf(f, "null%s", last ? "" : ",");
         return;
     }
     ff_vmaf_format_value(num, sizeof(num), v);
@@ -146,7 +148,10 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
 
     fprintf(f, "{\n");
     fprintf(f, "  \"version\": \"%s\",\n", info->version);
-    fprintf(f, "  \"fps\": %.2f,\n", info->fps);
+    if (isfinite(info->fps))
+        fprintf(f, "  \"fps\": %.2f,\n", info->fps);
+    else
+        fprintf(f, "  \"fps\": null,\n");
     if (info->backends)
         fprintf(f, "  \"backends\": \"%s\",\n", info->backends);
     fprintf(f, "  \"frames\": [");
@@ -194,8 +199,9 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
     for (int a = 0; a < nb_aggs; a++) {
         double v;
         const char *key = ff_vmaf_collector_aggregate(fc, a, &v);
-        char num[64];
-        ff_vmaf_format_value(num, sizeof(num), v);
+        char num[64] = "null";
+        if (isfinite(v))
+            ff_vmaf_format_value(num, sizeof(num), v);
         fprintf(f, "%s\n    \"%s\": %s", a ? "," : "", key, num);
     }
     fprintf(f, "\n  }\n");

@@ -42,7 +42,9 @@ typedef struct FFVmafGeometry {
 
 /**
  * Samples are uint8_t when bpc == 8 and native-endian uint16_t otherwise,
- * holding the value in the low bits. linesize is in bytes.
+ * holding the value in the low bits. linesize is in bytes. Chroma planes
+ * must hold the rounded-up size FFmpeg allocates (ceil(w/2) for 4:2:0):
+ * ciede reads the column and row past the rounded-down plane at odd sizes.
  */
 typedef struct FFVmafPicture {
     const uint8_t *data[3];

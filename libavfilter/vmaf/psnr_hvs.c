@@ -186,8 +186,9 @@ static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
             mask_ref = ff_vmaf_psnr_hvs_block_mask(px_ref, dct_ref, mask_tab);
             mask_dis = ff_vmaf_psnr_hvs_block_mask(px_dis, dct_dis, mask_tab);
             /* The stronger masking of the two pictures applies. */
-            acc = ff_vmaf_psnr_hvs_block_error(acc, dct_ref, dct_dis,
-                                               mask_dis > mask_ref ? mask_dis : mask_ref,
+            if (mask_dis > mask_ref)
+                mask_ref = mask_dis;
+            acc = ff_vmaf_psnr_hvs_block_error(acc, dct_ref, dct_dis, mask_ref,
                                                csf, mask_tab);
         }
     }
@@ -200,6 +201,7 @@ static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 {
     const PSNRHVSContext *s = f->priv;
     float score[3];
+    double combined;
     int ret;
 
     for (int p = 0; p < 3; p++) {
@@ -210,9 +212,10 @@ static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         if (ret < 0)
             return ret;
     }
+    /* The chroma scores are added as doubles. */
+    combined = score[0] * 0.8 + 0.1 * ((double)score[1] + score[2]);
     return ff_vmaf_feature_write(f, fc, "psnr_hvs", index,
-                                 10.0 * -log10(score[0] * 0.8 +
-                                               0.1 * ((double)score[1] + score[2])));
+                                 10.0 * -log10(combined));
 }
 
 static const char *const psnr_hvs_provides[] = {
