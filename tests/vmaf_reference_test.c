@@ -32,7 +32,7 @@ typedef struct Run {
     const char *model;      ///< model option ("" for none)
     const char *features;   ///< feature option
     int n_subsample;
-    /** '|'-separated key prefixes (output names) to compare. */
+    /** '|'-separated key prefixes (output names) to compare; "" for all. */
     const char *keys;
     double tolerance;       ///< 0: bit-exact
     const char *only_pair;  ///< NULL: every pair with a reference file
@@ -91,6 +91,14 @@ static const Run runs[] = {
     { "opt_motion_force_zero__fullprec", "", "name=motion:motion_force_zero=true", 1, "integer_motion", 0 },
     { "opt_motion_5fw_ma__fullprec", "",
       "name=motion:motion_five_frame_window=true:motion_moving_average=true", 1, "integer_motion", 0 },
+    /* Whole runs: every key libvmaf wrote, from one engine. */
+    { "model_vmaf_v1.0.16_3d0h__fullprec", "version=vmaf_v1.0.16_3d0h", "", 1, "", 0 },
+    { "model_vmaf_v1.0.16_hfr_3d0h__fullprec", "version=vmaf_v1.0.16_hfr_3d0h", "", 1, "", 0 },
+    { "opt_aom_ctc_v7.0__fullprec", "version=vmaf_v0.6.1:name=vmaf|version=vmaf_v0.6.1neg:name=vmaf_neg",
+      "name=psnr:reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5|name=ciede|"
+      "name=float_ssim:scale=1:enable_db=true:clip_db=true|name=float_ms_ssim:enable_db=true:clip_db=true|"
+      "name=psnr_hvs|name=cambi", 1, "", 0 },
+    { "model_vmaf_b_v0.6.3__fullprec", "version=vmaf_b_v0.6.3", "", 1, "", 0 },
 #include "ref_runs_ssim.h"
 #include "ref_runs_cambi.h"
 #include "ref_runs_psnr_hvs_ciede.h"
@@ -125,9 +133,12 @@ end:
     return buf;
 }
 
+/* prefixes "" selects every key. */
 static int key_selected(const char *key, const char *prefixes)
 {
     const char *p = prefixes;
+    if (!*p)
+        return 1;
     while (*p) {
         size_t n = strcspn(p, "|");
         if (!strncmp(key, p, n))
