@@ -23,9 +23,10 @@ gen() { # name size frames
         -vf "avgblur=2,noise=alls=8:allf=t" -pix_fmt yuv420p -f rawvideo "$dir/$1_dis.yuv"
 }
 
-run() { # name size frames threads
+run() { # name size frames threads [features]
     opts="n_threads=$4:log_fmt=json:log_path=$dir/log.json"
     [ -n "$extra" ] && opts="$opts:$extra"
+    [ -n "${5:-}" ] && opts="$opts:feature=$5"
     start=$(date +%s.%N)
     "$ffmpeg" -nostdin -loglevel error \
         -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_dis.yuv" \
@@ -50,4 +51,16 @@ for t in ${BENCH_THREADS:-1 2}; do
     run 576x324 576x324 60 $t
     run 1080p 1920x1080 30 $t
     run 4k 3840x2160 10 $t
+done
+
+# The features scripts ask for beside VMAF (libvmaf's own timing table runs
+# the same set: model + psnr + float_ssim + float_ms_ssim + cambi).
+all='name=psnr\\|name=float_ssim\\|name=float_ms_ssim\\|name=cambi'
+echo
+echo "VMAF + psnr + float_ssim + float_ms_ssim + cambi:"
+echo
+echo "| size      | frames | threads | engine fps | wall fps | VMAF mean |"
+echo "|-----------|--------|---------|------------|----------|-----------|"
+for t in ${BENCH_THREADS:-1 2}; do
+    run 1080p 1920x1080 30 $t "$all"
 done

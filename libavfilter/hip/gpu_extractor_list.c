@@ -34,18 +34,22 @@ extern const FFVmafExtractor ff_vmaf_extractor_psnr_hip;
 extern const FFVmafExtractor ff_vmaf_extractor_motion_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_motion;
+extern const FFVmafExtractor ff_vmaf_extractor_vif_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_adm_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_adm;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
     &ff_vmaf_extractor_motion_hip,
+    &ff_vmaf_extractor_vif_hip,
     &ff_vmaf_extractor_adm_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_psnr,
     &ff_vmaf_gpu_code_motion,
+    &ff_vmaf_gpu_code_vif,
     &ff_vmaf_gpu_code_adm,
     NULL
 };

@@ -31,19 +31,13 @@
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 
+#include "collector.h"
 #include "feature.h"
+#include "vif.h"
 #include "vif_dsp.h"
 
-typedef struct VIFContext {
-    int debug;
-    double enhn_gain_limit;
-    int skip_scale0;
-
-    uint16_t *log2_tab;  ///< FF_VMAF_VIF_LOG2_SIZE entries, read-only after init
-} VIFContext;
-
 #define OFFSET(x) offsetof(VIFContext, x)
-static const FFVmafOption vif_options[] = {
+const FFVmafOption ff_vmaf_vif_options[] = {
     { "debug", NULL, FF_VMAF_OPT_BOOL, OFFSET(debug), 0, NULL, 0, 1, 0 },
     { "vif_enhn_gain_limit", "egl", FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit),
       100.0, NULL, 1.0, 100.0, 1 },
@@ -73,7 +67,7 @@ static const char *const den_names[FF_VMAF_VIF_SCALES] = {
  * libvmaf writes the debug values through the same option dictionary as
  * the scores, so they carry the parameter suffix too: declare them all.
  */
-static const char *const vif_provides[] = {
+const char *const ff_vmaf_vif_provides[] = {
     "VMAF_integer_feature_vif_scale0_score",
     "VMAF_integer_feature_vif_scale1_score",
     "VMAF_integer_feature_vif_scale2_score",
@@ -86,7 +80,7 @@ static const char *const vif_provides[] = {
     NULL
 };
 
-static int vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     VIFContext *s = f->priv;
 
@@ -103,13 +97,22 @@ static int vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
-                     unsigned index, const float *num, const float *den)
+int ff_vmaf_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                      unsigned index, const FFVmafVifAccum *acc)
 {
     const VIFContext *s = f->priv;
     const int first = s->skip_scale0 ? 1 : 0;
+    float num[FF_VMAF_VIF_SCALES], den[FF_VMAF_VIF_SCALES];
     double sum_num = 0.0, sum_den = 0.0;
     int ret;
+
+    /* A skipped scale 0 is not computed; libvmaf's float VIF reports it
+     * as num 0 and den -1 (spec 17.6) and the integer one is assumed to
+     * match: no reference run covers this option. */
+    num[0] = 0.0f;
+    den[0] = -1.0f;
+    for (int i = first; i < FF_VMAF_VIF_SCALES; i++)
+        ff_vmaf_vif_accum_to_float(&acc[i], &num[i], &den[i]);
 
     for (int i = 0; i < FF_VMAF_VIF_SCALES; i++) {
         /* The score is a single-precision quotient, reported as a double;
@@ -154,7 +157,7 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const uint8_t *cur_ref = ref->data[0], *cur_dis = dis->data[0];
     ptrdiff_t ref_stride = ref->linesize[0], dis_stride = dis->linesize[0];
     int w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
-    float num[FF_VMAF_VIF_SCALES], den[FF_VMAF_VIF_SCALES];
+    FFVmafVifAccum acc[FF_VMAF_VIF_SCALES] = { { 0 } };
     uint16_t *lvl_13[2], *lvl_2[2];
     uint8_t *buf;
 
@@ -167,8 +170,6 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     lvl_2[1]  = lvl_2[0]  + size_2;
 
     for (int scale = 0; scale < FF_VMAF_VIF_SCALES; scale++) {
-        FFVmafVifAccum acc;
-
         if (scale > 0) {
             uint16_t *const *lvl = scale == 2 ? lvl_2 : lvl_13;
             const ptrdiff_t stride = (w / 2) * sizeof(uint16_t);
@@ -186,25 +187,19 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             bpc = 16;
         }
 
-        if (scale == 0 && s->skip_scale0) {
-            /* Not computed; libvmaf's float VIF reports a skipped scale as
-             * num 0 and den -1 (spec 17.6) and the integer one is assumed
-             * to match: no reference run covers this option. */
-            num[0] = 0.0f;
-            den[0] = -1.0f;
+        /* A skipped scale 0 is written by ff_vmaf_vif_write(). */
+        if (scale == 0 && s->skip_scale0)
             continue;
-        }
-        ff_vmaf_vif_statistic(&acc, cur_ref, ref_stride, cur_dis, dis_stride,
-                              w, h, bpc, scale, s->enhn_gain_limit,
+        ff_vmaf_vif_statistic(&acc[scale], cur_ref, ref_stride, cur_dis,
+                              dis_stride, w, h, bpc, scale, s->enhn_gain_limit,
                               s->log2_tab, buf);
-        ff_vmaf_vif_accum_to_float(&acc, &num[scale], &den[scale]);
     }
     av_free(buf);
 
-    return vif_write(f, fc, index, num, den);
+    return ff_vmaf_vif_write(f, fc, index, acc);
 }
 
-static void vif_close(FFVmafFeature *f)
+void ff_vmaf_vif_close(FFVmafFeature *f)
 {
     VIFContext *s = f->priv;
 
@@ -213,11 +208,11 @@ static void vif_close(FFVmafFeature *f)
 
 const FFVmafExtractor ff_vmaf_extractor_vif = {
     .name      = "vif",
-    .options   = vif_options,
+    .options   = ff_vmaf_vif_options,
     .priv_size = sizeof(VIFContext),
     .flags     = 0,
-    .provides  = vif_provides,
-    .init      = vif_init,
+    .provides  = ff_vmaf_vif_provides,
+    .init      = ff_vmaf_vif_init,
     .extract   = vif_extract,
-    .close     = vif_close,
+    .close     = ff_vmaf_vif_close,
 };
