@@ -36,6 +36,7 @@
 #include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
 
+#include "float_dsp.h"
 #include "speed_dsp.h"
 
 #define B   FF_VMAF_SPEED_B
@@ -64,50 +65,11 @@ static double log2_2pie(void)
     return log2(2.0 * M_PI * M_E);
 }
 
-static const double kernelscales[] = {
-    1.0, 1.0 / 2, 3.0 / 2, 2.0, 2.0 / 3, 2.4, 360.0 / 97, 4.0 / 3,
-    3.5 / 3, 3.75 / 3, 4.25 / 3, 5.0 / 3, 3.0, 1.0 / 2.25, 1.4746, 1.54,
-    1.6, 1.06667, 0.711111, 0.740740, 1.111111,
-};
-
 int ff_vmaf_speed_kernelscale_valid(double ks)
 {
-    for (int i = 0; i < FF_ARRAY_ELEMS(kernelscales); i++)
-        if (fabs(ks - kernelscales[i]) < 1e-3)
-            return 1;
-    return 0;
-}
-
-/* Taps of the filter of "scale" q: 2^(4-q) + 1 scaled by ks, rounded up
- * to an odd count, at least 3. */
-static int filter_size(int q, double ks)
-{
-    int n = (1 << (4 - q)) + 1;
-    int size = (int)ceil((float)(n * ks));
-
-    if (!(size & 1))
-        size++;
-    return size < 3 ? 3 : size;
-}
-
-/*
- * The Gaussian generator libvmaf shares with float VIF: float taps from a
- * double exp, divided by a float normaliser, then by their float sum.
- */
-static void gaussian(float *g, int n, float sigma)
-{
-    float den = (float)(1.0 / (sigma * sqrt(2.0 * M_PI)));
-    float sum = 0.0f;
-
-    for (int i = 0; i < n; i++) {
-        float t   = (float)(i - (n - 1) / 2);
-        float num = (float)exp(-0.5 * t / sigma * t / sigma);
-        g[i] = num / den;
-    }
-    for (int i = 0; i < n; i++)
-        sum += g[i];
-    for (int i = 0; i < n; i++)
-        g[i] = g[i] / sum;
+    /* SpEED accepts the kernel scales of float VIF, and sizes and builds
+     * its Gaussian the same way. */
+    return ff_vmaf_float_kernelscale_valid(ks);
 }
 
 void ff_vmaf_speed_config_init(FFVmafSpeedConfig *c, int w, int h,
@@ -134,10 +96,10 @@ void ff_vmaf_speed_config_init(FFVmafSpeedConfig *c, int w, int h,
     c->nbh = c->wo / B;
     c->nbv = c->ho / B;
 
-    c->n_blur = filter_size(1, kernelscale);
-    c->n_mean = filter_size(4, kernelscale);
-    gaussian(c->g_blur, c->n_blur, (float)(sqrt(4.0) * c->n_blur / 5.0f));
-    gaussian(c->g_mean, c->n_mean, c->n_mean / 5.0f);
+    c->n_blur = ff_vmaf_float_filter_size(1, kernelscale);
+    c->n_mean = ff_vmaf_float_filter_size(4, kernelscale);
+    ff_vmaf_float_gaussian(c->g_blur, c->n_blur, (float)(sqrt(4.0) * c->n_blur / 5.0f));
+    ff_vmaf_float_gaussian(c->g_mean, c->n_mean, c->n_mean / 5.0f);
 
     c->sigma_nn = (float)sigma_nn;
     c->wvm      = wvm;
