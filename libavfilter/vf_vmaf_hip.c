@@ -37,6 +37,8 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/time.h"
+#include "libavutil/timestamp.h"
+#include "libavutil/mathematics.h"
 
 #include "avfilter.h"
 #include "filters.h"
@@ -83,6 +85,8 @@ typedef struct VMAFHIPContext {
     int flushed;
     int64_t start_time, end_time;
     int64_t frames_in[2];       ///< frames received per input, for the summary
+    int64_t last_ref_pts;
+    int warned_misaligned, warned_repeated;
 } VMAFHIPContext;
 
 #define OFFSET(x) offsetof(VMAFHIPContext, x)
@@ -194,6 +198,35 @@ static void picture_from_frame(FFVmafPicture *pic, const AVFrame *frame,
     }
 }
 
+/* framesync pairs frames by timestamp: say so once when the pairs it makes
+ * are probably not what the user meant (offset inputs, other frame rates). */
+static void warn_sync(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+{
+    VMAFHIPContext *s = ctx->priv;
+
+    if (!s->warned_misaligned && dist->pts != AV_NOPTS_VALUE && ref->pts != AV_NOPTS_VALUE &&
+        av_compare_ts(dist->pts, ctx->inputs[0]->time_base,
+                      ref->pts, ctx->inputs[1]->time_base)) {
+        av_log(ctx, AV_LOG_WARNING,
+               "Frame %u: the distorted frame is at %s s but the reference frame paired with it "
+               "is at %s s; if the inputs start at different times, align them "
+               "(e.g. setpts=PTS-STARTPTS on both).\n",
+               ff_vmaf_engine_nb_pushed(s->engine),
+               av_ts2timestr(dist->pts, &ctx->inputs[0]->time_base),
+               av_ts2timestr(ref->pts, &ctx->inputs[1]->time_base));
+        s->warned_misaligned = 1;
+    }
+    if (!s->warned_repeated && ref->pts != AV_NOPTS_VALUE && ref->pts == s->last_ref_pts) {
+        av_log(ctx, AV_LOG_WARNING,
+               "Frame %u: the reference frame at %s s is used again (the reference has fewer "
+               "frames or a lower frame rate than the distorted input).\n",
+               ff_vmaf_engine_nb_pushed(s->engine),
+               av_ts2timestr(ref->pts, &ctx->inputs[1]->time_base));
+        s->warned_repeated = 1;
+    }
+    s->last_ref_pts = ref->pts;
+}
+
 static int do_vmaf(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -222,8 +255,11 @@ static int do_vmaf(FFFrameSync *fs)
                    "The distorted and reference frames use different color ranges (%s, %s).\n",
                    av_color_range_name(dist->color_range),
                    av_color_range_name(ref->color_range));
-        if (!s->start_time)
-            s->start_time = av_gettime_relative();
+        if (!s->start_time) {
+            s->start_time   = av_gettime_relative();
+            s->last_ref_pts = AV_NOPTS_VALUE;
+        }
+        warn_sync(ctx, dist, ref);
         picture_from_frame(&pic_ref, ref, &s->geo);
         picture_from_frame(&pic_dist, dist, &s->geo);
         p.frame = dist;

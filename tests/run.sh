@@ -150,6 +150,18 @@ else
     tail -5 "$build/auto.log"
 fi
 
+# ---- frame pairing: a reference at another frame rate is scored, with a warning ----
+
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" \
+       -f lavfi -i "testsrc2=size=320x240:rate=10:duration=0.2" \
+       -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr" -f null - > "$build/sync.log" 2>&1 &&
+   grep -q "the reference frame at 0 s is used again" "$build/sync.log"; then
+    pass "repeated reference frames are reported"
+else
+    fail "repeated reference frames are reported"
+    tail -5 "$build/sync.log"
+fi
+
 # ---- logs: the schema of a run through ffmpeg ----
 
 log=$build/check-log.json
