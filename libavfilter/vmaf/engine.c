@@ -145,23 +145,8 @@ int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
     return 0;
 }
 
-int ff_vmaf_engine_add_feature(FFVmafEngine *e, const char *name,
-                               const char *opts)
-{
-    AVDictionary *dict = NULL;
-    int ret = 0;
-    if (opts && *opts && (ret = av_dict_parse_string(&dict, opts, "=", ":", 0)) < 0) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Cannot parse the options '%s' of feature '%s'.\n", opts, name);
-        return ret;
-    }
-    ret = ff_vmaf_engine_add_feature_instance(e, name, dict, NULL);
-    av_dict_free(&dict);
-    return ret;
-}
-
 int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
-                              int (*add)(FFVmafEngine *e, AVDictionary *entry))
+                              int (*add)(FFVmafEngine *e, const char *entry))
 {
     char *copy, *saveptr = NULL, *entry;
     int ret = 0;
@@ -170,41 +155,35 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
         return 0;
     if (!(copy = av_strdup(list)))
         return AVERROR(ENOMEM);
-    /* As libvmaf's filter: entries split at '|', then key=value pairs at
-     * ':' with FFmpeg's usual backslash escaping. */
+    /* As libvmaf's filter: entries are split at '|'. */
     for (entry = av_strtok(copy, "|", &saveptr); entry && ret >= 0;
-         entry = av_strtok(NULL, "|", &saveptr)) {
-        AVDictionary *dict = NULL;
-        ret = av_dict_parse_string(&dict, entry, "=", ":", 0);
-        if (ret < 0)
-            av_log(e->log_ctx, AV_LOG_ERROR,
-                   "Cannot parse '%s': expected key=value pairs separated by ':'.\n",
-                   entry);
-        else
-            ret = add(e, dict);
-        av_dict_free(&dict);
-    }
+         entry = av_strtok(NULL, "|", &saveptr))
+        ret = add(e, entry);
     av_free(copy);
     return ret;
 }
 
-static int add_feature_entry(FFVmafEngine *e, AVDictionary *entry)
+static int add_feature_entry(FFVmafEngine *e, const char *spec)
 {
-    const AVDictionaryEntry *name = av_dict_get(entry, "name", NULL, 0);
-    AVDictionary *opts = NULL;
+    AVDictionary *entry = NULL, *opts = NULL;
+    const AVDictionaryEntry *name;
     int ret;
 
-    if (!name) {
+    /* key=value pairs at ':' with FFmpeg's usual backslash escaping. */
+    if ((ret = av_dict_parse_string(&entry, spec, "=", ":", 0)) < 0) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Cannot parse '%s': expected key=value pairs separated by ':'.\n", spec);
+    } else if (!(name = av_dict_get(entry, "name", NULL, 0))) {
         av_log(e->log_ctx, AV_LOG_ERROR,
                "A feature entry needs name=<feature>. Available features: %s.\n",
                ff_vmaf_extractor_names());
-        return AVERROR(EINVAL);
+        ret = AVERROR(EINVAL);
+    } else if ((ret = av_dict_copy(&opts, entry, 0)) >= 0) {
+        av_dict_set(&opts, "name", NULL, 0);
+        ret = ff_vmaf_engine_add_feature_instance(e, name->value, opts, NULL);
     }
-    if ((ret = av_dict_copy(&opts, entry, 0)) < 0)
-        return ret;
-    av_dict_set(&opts, "name", NULL, 0);
-    ret = ff_vmaf_engine_add_feature_instance(e, name->value, opts, NULL);
     av_dict_free(&opts);
+    av_dict_free(&entry);
     return ret;
 }
 

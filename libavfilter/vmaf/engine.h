@@ -41,28 +41,19 @@ int  ff_vmaf_engine_alloc(FFVmafEngine **e, void *log_ctx);
 void ff_vmaf_engine_free(FFVmafEngine **e);
 
 /**
- * Enable extractor `name` (libvmaf's name) with opts, a ':'-separated
- * key=value list. Instances whose options give the same output names are
- * merged, as in libvmaf.
- */
-int ff_vmaf_engine_add_feature(FFVmafEngine *e, const char *name,
-                               const char *opts);
-
-/**
  * Enable features from the filter's feature option:
- * "name=psnr|name=vif:debug=true" ('|' between features).
+ * "name=psnr|name=vif:debug=true" ('|' between features). Instances whose
+ * options give the same output names are merged, as in libvmaf.
  */
 int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list);
 
-/** Enable models from the filter's model option ('|' between models). */
-int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list);
-
 /**
- * Enable a model described as in libvmaf's filter option:
- * "version=vmaf_v0.6.1:name=vmaf:disable_clip=true:enable_transform=true",
- * or "path=model.json", plus per-feature overrides "adm.adm_enhn_gain_limit=1".
+ * Enable models from the filter's model option ('|' between models), each
+ * "version=vmaf_v0.6.1:name=vmaf:disable_clip=true:enable_transform=true" or
+ * "path=model.json", plus per-feature overrides "adm.adm_enhn_gain_limit=1".
+ * Models pull in the features they need, with the model's options.
  */
-int ff_vmaf_engine_add_model(FFVmafEngine *e, const char *spec);
+int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list);
 
 enum FFVmafBackend {
     FF_VMAF_BACKEND_AUTO,       ///< a GPU when one answers, else the CPU

@@ -74,9 +74,9 @@ int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
                                         const AVDictionary *opts,
                                         FFVmafFeature **out);
 
-/** Split list at '|' and call add with each entry's key=value pairs. */
+/** Split list at '|' (libvmaf's filter syntax) and call add with each entry. */
 int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
-                              int (*add)(FFVmafEngine *e, AVDictionary *entry));
+                              int (*add)(FFVmafEngine *e, const char *entry));
 
 int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
 

@@ -103,25 +103,9 @@ fail:
     return ret;
 }
 
-int ff_vmaf_engine_add_model(FFVmafEngine *e, const char *spec)
-{
-    return add_model_entry(e, spec);
-}
-
 int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list)
 {
-    char *copy, *saveptr = NULL, *entry;
-    int ret = 0;
-
-    if (!list || !*list)
-        return 0;
-    if (!(copy = av_strdup(list)))
-        return AVERROR(ENOMEM);
-    for (entry = av_strtok(copy, "|", &saveptr); entry && ret >= 0;
-         entry = av_strtok(NULL, "|", &saveptr))
-        ret = add_model_entry(e, entry);
-    av_free(copy);
-    return ret;
+    return ff_vmaf_engine_parse_list(e, list, add_model_entry);
 }
 
 int ff_vmaf_engine_configure_models(FFVmafEngine *e)
