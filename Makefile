@@ -7,13 +7,9 @@
 #
 # Overrides: FFMPEG_VERSION=9.0.2|8.1.2, FFMPEG_TARBALL=<file.tar.xz>,
 # FFMPEG_SRC=<tree> (never modified: it is copied), FFMPEG_CONFIGURE_EXTRA=...,
-# JOBS=<n>.
-
-FFMPEG_VERSION ?= 9.0.2
-FFMPEG_TARBALL ?=
-FFMPEG_SRC     ?=
-FFMPEG_CONFIGURE_EXTRA ?=
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# LGPL=1 (no GPL libraries), SMALL=1 (a minimal ffmpeg for quick iterations),
+# JOBS=<n>. All but JOBS are remembered in $(BUILD)/config.vars: a later
+# plain `make` keeps them; give one again (VAR= to clear it) to change it.
 
 TOP     := $(CURDIR)
 BUILD   ?= $(TOP)/build
@@ -22,17 +18,73 @@ SRCTREE := $(BUILD)/src
 OBJDIR  := $(BUILD)/obj
 export TMPDIR := $(BUILD)/tmp
 
+REMEMBERED := FFMPEG_VERSION FFMPEG_TARBALL FFMPEG_SRC FFMPEG_CONFIGURE_EXTRA LGPL SMALL
+-include $(BUILD)/config.vars
+
+FFMPEG_VERSION ?= 9.0.2
+FFMPEG_TARBALL ?=
+FFMPEG_SRC     ?=
+FFMPEG_CONFIGURE_EXTRA ?=
+LGPL  ?=
+SMALL ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Write the effective values back when they differ from the file's.
+define remember_line
+$(1) := $(value $(1))
+
+endef
+REMEMBER_TEXT := $(foreach v,$(REMEMBERED),$(call remember_line,$(v)))
+ifneq ($(MAKECMDGOALS),clean)
+ifneq ($(strip $(REMEMBER_TEXT)),$(strip $(file < $(BUILD)/config.vars)))
+$(shell mkdir -p $(BUILD))
+$(file > $(BUILD)/config.vars,$(REMEMBER_TEXT))
+endif
+endif
+
+# The Debian packages of the build (installed once when run as root; the
+# command to run is named otherwise).
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+DEPS_FAILED := $(shell sh tools/deps.sh $(BUILD)/deps-ok "$(LGPL)" "$(SMALL)" >&2 || echo yes)
+ifneq ($(DEPS_FAILED),)
+$(error The build's packages are missing (see above))
+endif
+endif
+
+# ffnvcodec headers new enough for this FFmpeg: the system's, or built from
+# Debian's source package into $(BUILD)/ffnvcodec.
+ifeq ($(SMALL)$(filter clean,$(MAKECMDGOALS)),)
+NVCODEC := $(shell sh tools/fetch-ffnvcodec.sh $(CACHE) $(BUILD)/ffnvcodec)
+ifneq ($(filter-out system,$(NVCODEC)),)
+export PKG_CONFIG_PATH := $(NVCODEC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+endif
+endif
+
+# The complete FFmpeg (its own defaults: every native decoder, demuxer,
+# muxer, parser, protocol and filter), plus the Debian libraries the
+# encoder-tuning workflows need. libx264 and libx265 make the binary GPL;
+# LGPL=1 leaves them out. NVIDIA hardware decoding (NVDEC, CUDA frames)
+# needs only the ffnvcodec headers; nothing proprietary is linked.
+FULL_FLAGS = \
+    --disable-doc --disable-debug \
+    --enable-libdav1d --enable-libvpx --enable-libaom --enable-libsvtav1 \
+    $(if $(LGPL),,--enable-gpl --enable-libx264 --enable-libx265) \
+    $(if $(NVCODEC),--enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid)
+
 # What the filter, the demo and the tests need; everything else stays off
-# so a fresh build takes minutes.
-CONFIGURE_FLAGS = \
+# so a build takes minutes.
+SMALL_FLAGS = \
     --disable-everything --disable-doc --disable-autodetect --disable-network \
     --disable-debug --enable-indev=lavfi \
-    --enable-protocol=file,pipe \
+    --enable-protocol=file,pipe,fd \
     --enable-demuxer=rawvideo,yuv4mpegpipe,image2 \
     --enable-decoder=rawvideo,wrapped_avframe \
     --enable-encoder=rawvideo,wrapped_avframe,pcm_s16le \
     --enable-muxer=null,rawvideo,framecrc,framemd5,md5,crc,yuv4mpegpipe \
-    --enable-filter=vmaf_hip,avgblur,noise,testsrc,testsrc2,color,nullsrc,format,scale,metadata,null,split,trim,setpts,showinfo,psnr,ssim,vmafmotion,crop \
+    --enable-filter=vmaf_hip,vmaf_hip_libvmaf,avgblur,noise,testsrc,testsrc2,color,nullsrc,format,scale,metadata,null,split,trim,setpts,showinfo,psnr,ssim,vmafmotion,crop,movie
+
+CONFIGURE_FLAGS = \
+    $(if $(SMALL),$(SMALL_FLAGS),$(FULL_FLAGS)) \
     $(if $(shell command -v nasm 2>/dev/null),,--disable-x86asm) \
     --enable-hip $(HIP_FLAGS) \
     $(FFMPEG_CONFIGURE_EXTRA)
@@ -61,8 +113,12 @@ $(BUILD)/source-id: FORCE
 	@mkdir -p $(BUILD) $(TMPDIR)
 	@echo '$(SOURCE_ID)' | cmp -s - $@ || echo '$(SOURCE_ID)' > $@
 
+# A new source drops the objects too; a changed patch or overlay keeps them:
+# tar restores the sources' own times, so only what the patch touched (and
+# what includes it) is rebuilt.
 $(SRCTREE)/.patched: $(BUILD)/source-id configure.patch tools/overlay.sh
-	rm -rf $(SRCTREE) $(OBJDIR)
+	cmp -s $(BUILD)/source-id $(SRCTREE)/.source-id 2>/dev/null || rm -rf $(OBJDIR)
+	rm -rf $(SRCTREE)
 ifneq ($(FFMPEG_SRC),)
 	@test -f $(FFMPEG_SRC)/configure || { echo "FFMPEG_SRC=$(FFMPEG_SRC) is not an FFmpeg tree" >&2; exit 1; }
 	mkdir -p $(SRCTREE)
@@ -76,6 +132,7 @@ else
 	tar xf $(CACHE)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz -C $(SRCTREE) --strip-components=1
 endif
 	sh tools/overlay.sh patch $(SRCTREE)
+	cp $(BUILD)/source-id $(SRCTREE)/.source-id
 	touch $@
 
 # Reconfigure when the configure flags change.
@@ -83,8 +140,10 @@ $(BUILD)/configure-flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CONFIGURE_FLAGS)' | cmp -s - $@ || echo '$(CONFIGURE_FLAGS)' > $@
 
-$(OBJDIR)/config.mak: $(SRCTREE)/.patched $(BUILD)/configure-flags
+# ffbuild/config.mak is what FFmpeg's configure writes on every run.
+$(OBJDIR)/ffbuild/config.mak: $(SRCTREE)/.patched $(BUILD)/configure-flags
 	mkdir -p $(OBJDIR)
+	@echo "configure $(strip $(CONFIGURE_FLAGS))"
 	cd $(OBJDIR) && $(SRCTREE)/configure $(CONFIGURE_FLAGS) > configure.log 2>&1 || \
 	    { tail -30 $(OBJDIR)/configure.log; exit 1; }
 
@@ -92,7 +151,7 @@ $(BUILD)/ffmpeg $(BUILD)/ffprobe: build-ffmpeg
 	@:
 
 # The overlay runs on every build; it only touches files that changed.
-build-ffmpeg: $(OBJDIR)/config.mak
+build-ffmpeg: $(OBJDIR)/ffbuild/config.mak
 	@sh tools/overlay.sh sync $(SRCTREE)
 	$(MAKE) -C $(OBJDIR) -j$(JOBS) ffmpeg ffprobe
 	@ln -sf obj/ffmpeg $(BUILD)/ffmpeg

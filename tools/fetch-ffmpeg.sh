@@ -11,6 +11,7 @@
 # derived from the machine's own Debian entry (same URIs), never hard-coded.
 set -eu
 
+tools=$(cd "$(dirname "$0")" && pwd)
 version=$1
 cache=$2
 
@@ -42,28 +43,9 @@ rm -f "$tarball"
 
 command -v apt-get >/dev/null || fail "apt-get not found; cannot fetch $tarball from Debian's archive."
 
-# A deb-src entry for sid, derived from the first Debian entry this machine has.
-srcfile=/etc/apt/sources.list.d/vmaf-hip-sid-src.sources
-if ! grep -rqs 'deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ ||
-   ! apt-cache showsrc ffmpeg 2>/dev/null | grep -q "^Version: $debver\$"; then
-    uri=$(sed -n 's/^URIs:[[:space:]]*\(.*\/debian\)[[:space:]]*$/\1/p' \
-              /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
-    if [ -z "$uri" ]; then
-        uri=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\/debian\)[[:space:]].*/\2/p' \
-                  /etc/apt/sources.list 2>/dev/null | head -n1)
-    fi
-    [ -n "$uri" ] || fail "no Debian archive entry found in /etc/apt to derive a deb-src entry from."
-    if [ ! -f "$srcfile" ]; then
-        [ "$(id -u)" = 0 ] || fail "need root once to add a deb-src entry for sid ($srcfile)."
-        printf 'Types: deb-src\nURIs: %s\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-            "$uri" > "$srcfile"
-    fi
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq -o Dir::Etc::sourcelist="$srcfile" -o Dir::Etc::sourceparts=- \
-            -o APT::Get::List-Cleanup=0 >/dev/null ||
-            fail "apt-get update failed for the sid deb-src entry."
-    fi
-fi
+# A deb-src entry for sid when the archive's ffmpeg $debver is not listed yet.
+. "$tools/sid-src.sh"
+apt-cache showsrc ffmpeg 2>/dev/null | grep -q "^Version: $debver\$" || sid_src_entry
 
 apt-get source -qq --tar-only "ffmpeg=$debver" >/dev/null 2>&1 ||
     apt-get source -qq --tar-only ffmpeg/sid >/dev/null 2>&1 ||

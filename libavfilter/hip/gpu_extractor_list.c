@@ -38,6 +38,7 @@ extern const FFVmafExtractor ff_vmaf_extractor_vif_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_adm_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_adm;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_unpack;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -51,6 +52,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_motion,
     &ff_vmaf_gpu_code_vif,
     &ff_vmaf_gpu_code_adm,
+    &ff_vmaf_gpu_code_unpack,
     NULL
 };
 

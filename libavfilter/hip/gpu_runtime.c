@@ -50,6 +50,7 @@ typedef struct GpuFunctions {
     int (*event_destroy)(FFGpuEvent e);
     int (*event_record)(FFGpuEvent e, FFGpuStream s);
     int (*event_sync)(FFGpuEvent e);
+    int (*stream_wait_event)(FFGpuStream s, FFGpuEvent e, unsigned flags);
     int (*upload)(FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
     int (*download)(void *dst, FFGpuPtr src, size_t size, FFGpuStream s);
     int (*memset8)(FFGpuPtr dst, unsigned char v, size_t size, FFGpuStream s);
@@ -62,6 +63,7 @@ typedef struct GpuFunctions {
     int (*cu_ctx_push)(void *ctx);
     int (*cu_ctx_pop)(void **ctx);
     int (*cu_error_name)(int err, const char **name);
+    int (*cu_ctx_get_device)(int *dev);
     /* HIP: the device is per thread state. */
     int (*hip_set_device)(int dev);
     int (*hip_device_name)(char *name, int len, int dev);
@@ -75,6 +77,7 @@ struct FFGpu {
     GpuFunctions fn;
     int device;
     void *cu_ctx;
+    int borrowed_ctx;           ///< cu_ctx is the caller's (hardware frames'): not released
     char name[256];
 };
 
@@ -103,6 +106,7 @@ static const Symbol cuda_symbols[] = {
     SYM(event_destroy,   "cuEventDestroy_v2"),
     SYM(event_record,    "cuEventRecord"),
     SYM(event_sync,      "cuEventSynchronize"),
+    SYM(stream_wait_event, "cuStreamWaitEvent"),
     SYM(upload,          "cuMemcpyHtoDAsync_v2"),
     SYM(download,        "cuMemcpyDtoHAsync_v2"),
     SYM(memset8,         "cuMemsetD8Async"),
@@ -113,6 +117,7 @@ static const Symbol cuda_symbols[] = {
     SYM(cu_ctx_push,     "cuCtxPushCurrent_v2"),
     SYM(cu_ctx_pop,      "cuCtxPopCurrent_v2"),
     SYM(cu_error_name,   "cuGetErrorName"),
+    SYM(cu_ctx_get_device, "cuCtxGetDevice"),
 };
 
 static const Symbol hip_symbols[] = {
@@ -133,6 +138,7 @@ static const Symbol hip_symbols[] = {
     SYM(event_destroy,   "hipEventDestroy"),
     SYM(event_record,    "hipEventRecord"),
     SYM(event_sync,      "hipEventSynchronize"),
+    SYM(stream_wait_event, "hipStreamWaitEvent"),
     SYM(upload,          "hipMemcpyHtoDAsync"),
     SYM(download,        "hipMemcpyDtoHAsync"),
     SYM(memset8,         "hipMemsetD8Async"),
@@ -234,7 +240,7 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
 
 static void close_platform(FFGpu *g)
 {
-    if (g->platform == FF_GPU_PLATFORM_CUDA && g->cu_ctx)
+    if (g->platform == FF_GPU_PLATFORM_CUDA && g->cu_ctx && !g->borrowed_ctx)
         g->fn.cu_ctx_release(g->device);
     g->cu_ctx = NULL;
     /* The runtimes are never dlclose()d: other users in the process may
@@ -264,6 +270,52 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
     }
     av_free(g);
     return ret == AVERROR(ENOSYS) ? AVERROR(ENODEV) : ret;
+}
+
+int ff_gpu_open_cuda_context(FFGpu **pg, void *cu_ctx, void *log_ctx)
+{
+    static const char *const cuda_libs[] = { "libcuda.so.1", "libcuda.so" };
+    FFGpu *g = av_mallocz(sizeof(*g));
+    void *popped;
+    int ret;
+
+    if (!g)
+        return AVERROR(ENOMEM);
+    g->log_ctx  = log_ctx;
+    g->platform = FF_GPU_PLATFORM_CUDA;
+    for (int i = 0; i < FF_ARRAY_ELEMS(cuda_libs) && !g->lib; i++)
+        g->lib = dlopen(cuda_libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (!g->lib) {
+        av_log(log_ctx, AV_LOG_ERROR, "CUDA frames, but the CUDA driver (%s) cannot be loaded.\n",
+               cuda_libs[0]);
+        av_free(g);
+        return AVERROR(ENODEV);
+    }
+    if ((ret = load_symbols(g, cuda_symbols, FF_ARRAY_ELEMS(cuda_symbols))) < 0) {
+        close_platform(g);
+        av_free(g);
+        return AVERROR(ENODEV);
+    }
+    /* The frames' context is live already (the decoder made it): no init,
+     * no primary context, and close() leaves it alone. */
+    g->cu_ctx       = cu_ctx;
+    g->borrowed_ctx = 1;
+    if ((ret = CHECK(g, g->fn.cu_ctx_push(cu_ctx), "cuCtxPushCurrent")) < 0) {
+        close_platform(g);
+        av_free(g);
+        return ret;
+    }
+    ret = CHECK(g, g->fn.cu_ctx_get_device(&g->device), "cuCtxGetDevice");
+    if (ret >= 0)
+        g->fn.cu_device_name(g->name, sizeof(g->name), g->device);
+    g->fn.cu_ctx_pop(&popped);
+    if (ret < 0) {
+        close_platform(g);
+        av_free(g);
+        return ret;
+    }
+    *pg = g;
+    return 0;
 }
 
 void ff_gpu_close(FFGpu **pg)
@@ -413,6 +465,11 @@ int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s)
 int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e)
 {
     return CHECK(g, g->fn.event_sync(e), "EventSynchronize");
+}
+
+int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e)
+{
+    return CHECK(g, g->fn.stream_wait_event(s, e, 0), "StreamWaitEvent");
 }
 
 int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s)

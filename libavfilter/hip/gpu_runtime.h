@@ -55,6 +55,13 @@ enum FFGpuPlatform {
 int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
 void ff_gpu_close(FFGpu **g);
 
+/**
+ * Work in an existing CUDA context cu_ctx (a CUcontext: the one hardware
+ * frames live in), whose device addresses the kernels can then read. The
+ * context stays the caller's: ff_gpu_close() does not release it.
+ */
+int  ff_gpu_open_cuda_context(FFGpu **g, void *cu_ctx, void *log_ctx);
+
 enum FFGpuPlatform ff_gpu_platform(const FFGpu *g);
 const char *ff_gpu_platform_name(const FFGpu *g);
 const char *ff_gpu_device_name(const FFGpu *g);
@@ -84,6 +91,8 @@ int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s);
 int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e);
+/** Work queued on s after this waits for e (recorded on any stream). */
+int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e);
 
 int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
 int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream s);

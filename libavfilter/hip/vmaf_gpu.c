@@ -21,9 +21,17 @@
 
 #include "libavutil/error.h"
 #include "libavutil/log.h"
+#include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
+#include "code_object.h"
 #include "vmaf_gpu.h"
+
+static const char *const unpack_kernels[] = { "vmaf_unpack_8", "vmaf_unpack_16", NULL };
+FF_VMAF_GPU_CODE(unpack, unpack_kernels);
+
+#define UNPACK_BLOCK_X 64
+#define UNPACK_BLOCK_Y 4
 
 int ff_vmaf_gpu_slot(unsigned index)
 {
@@ -38,11 +46,17 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
     if (g->gpu && ff_gpu_enter(g->gpu) >= 0) {
         if (g->stream)
             ff_gpu_stream_sync(g->gpu, g->stream);
+        if (g->copy_stream)
+            ff_gpu_stream_sync(g->gpu, g->copy_stream);
         for (int i = 0; i < FF_VMAF_GPU_SLOTS; i++) {
             ff_gpu_host_free(g->gpu, (void **)&g->slot[i].host);
             ff_gpu_free(g->gpu, &g->slot[i].dev);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].done);
+            ff_gpu_event_destroy(g->gpu, &g->slot[i].unpacked);
         }
+        ff_gpu_event_destroy(g->gpu, &g->src_ready);
+        ff_gpu_module_unload(g->gpu, g->unpack_module);
+        ff_gpu_stream_destroy(g->gpu, &g->copy_stream);
         ff_gpu_stream_destroy(g->gpu, &g->stream);
         ff_gpu_leave(g->gpu);
     }
@@ -50,10 +64,29 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
     av_freep(pg);
 }
 
-int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, const FFVmafGeometry *geo,
-                      int nb_planes, void *log_ctx)
+/* The source planes of a picture that is not plain, as uploaded: luma,
+ * then the interleaved chroma plane (or U and V). Rows of the rounded-up
+ * chroma size, as FFmpeg stores them, so the host copies serve the CPU. */
+static void raw_layout(FFVmafGpu *g)
+{
+    const FFVmafGeometry *geo = &g->geo;
+    int interleaved = geo->chroma_interleaved != FF_VMAF_CHROMA_PLANAR;
+    int cw = -((-geo->width) >> geo->ss_x), ch = -((-geo->height) >> geo->ss_y);
+
+    g->src_planes = g->nb_planes == 1 ? 1 : interleaved ? 2 : 3;
+    g->raw_size   = 0;
+    for (int q = 0; q < g->src_planes; q++) {
+        g->raw_pitch[q] = (size_t)(q ? cw * (interleaved ? 2 : 1) : geo->width) * g->bytes;
+        g->raw_rows[q]  = q ? ch : geo->height;
+        g->raw_size    += g->raw_pitch[q] * g->raw_rows[q];
+    }
+}
+
+int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
+                      const FFVmafGeometry *geo, int nb_planes, void *log_ctx)
 {
     FFVmafGpu *g = av_mallocz(sizeof(*g));
+    size_t host_size, dev_size;
     int ret;
 
     if (!g)
@@ -62,25 +95,43 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, const FFVmafGeometry *geo,
     g->geo       = *geo;
     g->nb_planes = nb_planes;
     g->bytes     = geo->bpc > 8 ? 2 : 1;
+    g->plain     = geo->chroma_interleaved == FF_VMAF_CHROMA_PLANAR && !geo->sample_shift;
+    g->src_stream = cu_stream;
     for (int p = 0; p < 3; p++) {
         g->w[p] = p ? geo->width  >> geo->ss_x : geo->width;
         g->h[p] = p ? geo->height >> geo->ss_y : geo->height;
         g->plane_size[p] = p < nb_planes ? (size_t)g->w[p] * g->h[p] * g->bytes : 0;
         g->frame_size += g->plane_size[p];
     }
+    if (!g->plain)
+        raw_layout(g);
+    host_size = 2 * FFMAX(g->frame_size, g->raw_size);
+    dev_size  = 2 * (g->frame_size + g->raw_size);
 
-    if ((ret = ff_gpu_open(&g->gpu, device, log_ctx)) < 0) {
+    ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)
+                 : ff_gpu_open(&g->gpu, device, log_ctx);
+    if (ret < 0) {
         av_free(g);
         return ret;
     }
     if ((ret = ff_gpu_enter(g->gpu)) < 0)
         goto fail;
     ret = ff_gpu_stream_create(g->gpu, &g->stream);
+    if (ret >= 0 && (!g->plain || cu_ctx)) {
+        if ((ret = ff_gpu_module_load(g->gpu, &g->unpack_module, "unpack",
+                                      ff_vmaf_gpu_code_unpack.amd, ff_vmaf_gpu_code_unpack.nv)) >= 0)
+            ret = ff_gpu_function(g->gpu, g->unpack_module,
+                                  g->bytes > 1 ? "vmaf_unpack_16" : "vmaf_unpack_8", &g->unpack);
+    }
+    if (ret >= 0 && cu_ctx &&
+        (ret = ff_gpu_stream_create(g->gpu, &g->copy_stream)) >= 0)
+        ret = ff_gpu_event_create(g->gpu, &g->src_ready);
     for (int i = 0; ret >= 0 && i < FF_VMAF_GPU_SLOTS; i++) {
         g->slot[i].index = -1;
-        if ((ret = ff_gpu_host_alloc(g->gpu, (void **)&g->slot[i].host, 2 * g->frame_size)) >= 0 &&
-            (ret = ff_gpu_malloc(g->gpu, &g->slot[i].dev, 2 * g->frame_size)) >= 0)
-            ret = ff_gpu_event_create(g->gpu, &g->slot[i].done);
+        if ((ret = ff_gpu_host_alloc(g->gpu, (void **)&g->slot[i].host, host_size)) >= 0 &&
+            (ret = ff_gpu_malloc(g->gpu, &g->slot[i].dev, dev_size)) >= 0 &&
+            (ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 && cu_ctx)
+            ret = ff_gpu_event_create(g->gpu, &g->slot[i].unpacked);
     }
     ff_gpu_leave(g->gpu);
     if (ret < 0)
@@ -110,32 +161,173 @@ const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int wh
     return g->slot[ff_vmaf_gpu_slot(index)].host + plane_offset(g, which, plane);
 }
 
-static void stage_picture(const FFVmafGpu *g, uint8_t *dst, const FFVmafPicture *pic)
+/* Where output plane p reads from a source with this chroma layout: plane
+ * q of the source, every step-th sample from offset. */
+static void source_of(const FFVmafGpu *g, int p, int *q, int *step, int *offset)
+{
+    int layout = g->geo.chroma_interleaved;
+    *q = p;
+    *step = 1;
+    *offset = 0;
+    if (p && layout != FF_VMAF_CHROMA_PLANAR) {
+        *q = 1;
+        *step = 2;
+        *offset = (p == 1) == (layout == FF_VMAF_CHROMA_UV) ? 0 : 1;
+    }
+}
+
+/* Queue the unpack of every plane from the source planes src[] (device
+ * addresses, pitches in bytes) into frame slot s, picture which. */
+static int queue_unpack(FFVmafGpu *g, int s, int which, const FFGpuPtr *src,
+                        const size_t *pitch, FFGpuStream stream)
 {
     for (int p = 0; p < g->nb_planes; p++) {
-        size_t row = (size_t)g->w[p] * g->bytes;
-        const uint8_t *src = pic->data[p];
-        for (int y = 0; y < g->h[p]; y++) {
-            memcpy(dst, src, row);
-            dst += row;
-            src += pic->linesize[p];
+        FFGpuPtr dst = g->slot[s].dev + plane_offset(g, which, p);
+        FFGpuPtr from;
+        size_t from_pitch;
+        int q, step, offset, shift = g->geo.sample_shift, ret;
+        void *args[] = { &dst, &from, &from_pitch, &g->w[p], &g->h[p], &step, &offset, &shift };
+
+        source_of(g, p, &q, &step, &offset);
+        from       = src[q];
+        from_pitch = pitch[q];
+        ret = ff_gpu_launch(g->gpu, g->unpack, "vmaf_unpack",
+                            (g->w[p] + UNPACK_BLOCK_X - 1) / UNPACK_BLOCK_X,
+                            (g->h[p] + UNPACK_BLOCK_Y - 1) / UNPACK_BLOCK_Y,
+                            UNPACK_BLOCK_X, UNPACK_BLOCK_Y, stream, args);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void copy_rows(uint8_t *dst, const uint8_t *src, ptrdiff_t linesize,
+                      size_t row, size_t rows)
+{
+    for (size_t y = 0; y < rows; y++) {
+        memcpy(dst, src, row);
+        dst += row;
+        src += linesize;
+    }
+}
+
+/* A host picture: planar low-bit ones straight into the planes, others
+ * raw, to be unpacked on the device. */
+static int upload_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
+{
+    uint8_t *host = g->slot[s].host;
+    FFGpuPtr dev  = g->slot[s].dev;
+
+    if (g->plain) {
+        uint8_t *dst = host + plane_offset(g, which, 0);
+        for (int p = 0; p < g->nb_planes; p++)
+            copy_rows(dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
+                      (size_t)g->w[p] * g->bytes, g->h[p]);
+        return ff_gpu_upload(g->gpu, dev + plane_offset(g, which, 0), dst, g->frame_size, g->stream);
+    } else {
+        size_t off = which * g->raw_size;
+        FFGpuPtr src[3];
+        int ret;
+        for (int q = 0; q < g->src_planes; q++) {
+            src[q] = dev + 2 * g->frame_size + off;
+            copy_rows(host + off, pic->data[q], pic->linesize[q], g->raw_pitch[q], g->raw_rows[q]);
+            off += g->raw_pitch[q] * g->raw_rows[q];
         }
+        g->slot[s].raw = 1;
+        if ((ret = ff_gpu_upload(g->gpu, dev + 2 * g->frame_size + which * g->raw_size,
+                                 host + which * g->raw_size, g->raw_size, g->stream)) < 0)
+            return ret;
+        return queue_unpack(g, s, which, src, g->raw_pitch, g->stream);
     }
 }
 
 int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
                        const FFVmafPicture *dis)
 {
-    int s = ff_vmaf_gpu_slot(index), ret;
+    const FFVmafPicture *pic[2] = { ref, dis };
+    int s = ff_vmaf_gpu_slot(index), device = 0, ret;
 
     /* The slot's previous frame is FF_VMAF_GPU_SLOTS frames old and read
      * back long ago; waiting costs nothing but keeps reuse safe. */
     if (g->slot[s].index >= 0 && (ret = ff_gpu_event_sync(g->gpu, g->slot[s].done)) < 0)
         return ret;
-    stage_picture(g, g->slot[s].host, ref);
-    stage_picture(g, g->slot[s].host + g->frame_size, dis);
     g->slot[s].index = index;
-    return ff_gpu_upload(g->gpu, g->slot[s].dev, g->slot[s].host, 2 * g->frame_size, g->stream);
+    g->slot[s].raw = g->slot[s].from_device = 0;
+
+    for (int w = 0; w < 2; w++) {
+        if (!pic[w]->on_device) {
+            if ((ret = upload_host(g, s, w, pic[w])) < 0)
+                return ret;
+            continue;
+        }
+        if (!g->copy_stream) {
+            av_log(g->log_ctx, AV_LOG_ERROR, "Internal error: hardware frames, but the GPU was "
+                   "not opened in their context.\n");
+            return AVERROR_BUG;
+        }
+        /* After the decoder's writes, on a stream of our own. */
+        if (!device++ &&
+            ((ret = ff_gpu_event_record(g->gpu, g->src_ready, g->src_stream)) < 0 ||
+             (ret = ff_gpu_stream_wait_event(g->gpu, g->copy_stream, g->src_ready)) < 0))
+            return ret;
+        {
+            FFGpuPtr src[3];
+            size_t pitch[3];
+            for (int q = 0; q < 3; q++) {
+                src[q]   = (FFGpuPtr)(uintptr_t)pic[w]->data[q];
+                pitch[q] = pic[w]->linesize[q];
+            }
+            if ((ret = queue_unpack(g, s, w, src, pitch, g->copy_stream)) < 0)
+                return ret;
+        }
+        g->nb_device_pictures++;
+    }
+    if (device) {
+        /* The kernels wait for the unpack; the host too, so that the caller
+         * may release the frames (their pool hands them to the decoder). */
+        g->slot[s].from_device = 1;
+        if ((ret = ff_gpu_event_record(g->gpu, g->slot[s].unpacked, g->copy_stream)) < 0 ||
+            (ret = ff_gpu_stream_wait_event(g->gpu, g->stream, g->slot[s].unpacked)) < 0 ||
+            (ret = ff_gpu_event_sync(g->gpu, g->slot[s].unpacked)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g)
+{
+    uint8_t *raw;
+
+    /* Every slot: motion's CPU state takes references before first. */
+    for (int s = 0; s < FF_VMAF_GPU_SLOTS; s++)
+        if (g->slot[s].index >= 0 && g->slot[s].from_device)
+            return AVERROR(ENOSYS);
+    if (!(raw = av_malloc(2 * g->raw_size + 1)))
+        return AVERROR(ENOMEM);
+    for (int s = 0; s < FF_VMAF_GPU_SLOTS; s++) {
+        if (!g->slot[s].raw)
+            continue;
+        memcpy(raw, g->slot[s].host, 2 * g->raw_size);
+        for (int w = 0; w < 2; w++) {
+            const uint8_t *src[3];
+            size_t off = w * g->raw_size;
+            for (int q = 0; q < g->src_planes; q++) {
+                src[q] = raw + off;
+                off += g->raw_pitch[q] * g->raw_rows[q];
+            }
+            for (int p = 0; p < g->nb_planes; p++) {
+                int q, step, offset;
+                source_of(g, p, &q, &step, &offset);
+                ff_vmaf_picture_unpack_plane(g->slot[s].host + plane_offset(g, w, p),
+                                             (ptrdiff_t)g->w[p] * g->bytes, src[q], g->raw_pitch[q],
+                                             g->w[p], g->h[p], g->bytes, step, offset,
+                                             g->geo.sample_shift);
+            }
+        }
+        g->slot[s].raw = 0;
+    }
+    av_free(raw);
+    return 0;
 }
 
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index)

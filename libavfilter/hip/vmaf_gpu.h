@@ -48,30 +48,65 @@ typedef struct FFVmafGpu {
     size_t plane_size[3];       ///< packed: pitch = w * bytes
     size_t frame_size;          ///< all planes of one picture
 
+    /**
+     * Sources that are not planar low-bit (NV12, P010...) are uploaded as
+     * they are, raw_size bytes a picture, and unpacked on the device.
+     */
+    int plain;
+    int src_planes;             ///< planes of such a source: 2 when interleaved
+    size_t raw_pitch[3], raw_rows[3], raw_size;
+    FFGpuModule unpack_module;
+    FFGpuFunction unpack;       ///< vmaf_unpack_8 or _16; NULL when nothing needs it
+
+    /* Hardware frames (on_device pictures): unpacked on copy_stream after
+     * the frames' own stream, which the host then waits for alone, so the
+     * frames can be released as soon as push returns. */
+    FFGpuStream copy_stream;
+    FFGpuStream src_stream;     ///< the frames' stream; NULL: the default stream
+    FFGpuEvent  src_ready;
+    int nb_device_pictures;     ///< counted; the ring has no host copy of these
+
     struct {
-        uint8_t   *host;        ///< ref planes, then dis planes
-        FFGpuPtr   dev;
+        uint8_t   *host;        ///< ref planes, then dis planes (raw copies when !plain)
+        FFGpuPtr   dev;         ///< ref planes, dis planes, then the raw uploads
         FFGpuEvent done;        ///< recorded after the frame's last kernel and copy
+        FFGpuEvent unpacked;    ///< hardware frames read
         int64_t    index;       ///< frame in this slot, -1 if none
+        int        raw;         ///< host holds raw copies, not planes
+        int        from_device; ///< a picture came from a hardware frame: no host copy
     } slot[FF_VMAF_GPU_SLOTS];
 } FFVmafGpu;
 
 /**
  * Open GPU `device` and allocate the ring for pictures of geo.
- * AVERROR(ENODEV) when no GPU answers.
+ * AVERROR(ENODEV) when no GPU answers. With cu_ctx (a CUcontext), work in
+ * that context instead, the one hardware frames live in, whose stream
+ * cu_stream (NULL: the default stream) writes them.
  */
-int  ff_vmaf_gpu_alloc(FFVmafGpu **g, int device, const FFVmafGeometry *geo,
-                       int nb_planes, void *log_ctx);
+int  ff_vmaf_gpu_alloc(FFVmafGpu **g, int device, void *cu_ctx, void *cu_stream,
+                       const FFVmafGeometry *geo, int nb_planes, void *log_ctx);
 void ff_vmaf_gpu_free(FFVmafGpu **g);
 
-/** Stage and upload frame index (waits if its slot is still in use). */
+/**
+ * Stage and upload frame index (waits if its slot is still in use); device
+ * pictures are read in place, and are no longer needed when this returns.
+ */
 int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
                        const FFVmafPicture *dis);
 
 /** Device address of a plane of frame index (which: 0 ref, 1 dis); pitch = w * bytes. */
 FFGpuPtr ff_vmaf_gpu_plane(const FFVmafGpu *g, unsigned index, int which, int plane);
-/** Host copy of the same plane (page-locked), valid while the frame is in its slot. */
+/**
+ * Host copy of the same plane (page-locked), valid while the frame is in its
+ * slot, after ff_vmaf_gpu_host_copies_planar().
+ */
 const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int which, int plane);
+/**
+ * Before the CPU takes over: turn the raw host copies of the frames in the
+ * ring into planes. AVERROR(ENOSYS) when a frame came from hardware frames
+ * (the ring has no host copy of it).
+ */
+int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g);
 int ff_vmaf_gpu_slot(unsigned index);
 
 /** Everything for frame index is queued. */

@@ -53,6 +53,8 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     if (!e)
         return;
     avpriv_slicethread_free(&e->threads);
+    av_freep(&e->unpack_buf[0]);
+    av_freep(&e->unpack_buf[1]);
     /* GPU twins release device memory: their context must be current. */
     ff_vmaf_engine_gpu_enter(e);
     for (int i = 0; i < e->nb_features; i++) {
@@ -234,6 +236,11 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     e->configured = 1;
     for (int i = 0; i < e->nb_features; i++)
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
+    if (geo->chroma_interleaved != FF_VMAF_CHROMA_PLANAR || geo->sample_shift) {
+        for (int w = 0; w < 2; w++)
+            if (!(e->unpack_buf[w] = av_malloc(ff_vmaf_picture_unpack_size(geo))))
+                return AVERROR(ENOMEM);
+    }
 
     if (n_threads != 1) {
         ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,
@@ -263,10 +270,46 @@ int ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsign
            (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME);
 }
 
+static int cpu_runs_on(const FFVmafEngine *e, unsigned index)
+{
+    for (int i = 0; i < e->nb_features; i++) {
+        const FFVmafFeature *f = e->features[i];
+        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
+            return 1;
+    }
+    return 0;
+}
+
+int ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e)
+{
+    return !ff_vmaf_engine_gpu_reads_device(e) || cpu_runs_on(e, e->nb_pushed);
+}
+
+/* The picture as the CPU extractors read it: planar, low-bit, in host
+ * memory (a device picture's host view, unpacked where needed). */
+static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
+                    FFVmafPicture *view, const FFVmafPicture **out)
+{
+    if (pic->on_device) {
+        if (!(pic = pic->host)) {
+            av_log(e->log_ctx, AV_LOG_ERROR,
+                   "Internal error: a hardware frame without its host copy.\n");
+            return AVERROR_BUG;
+        }
+    }
+    if (!ff_vmaf_picture_is_plain(pic)) {
+        ff_vmaf_picture_unpack(view, e->unpack_buf[which], pic, &e->geo);
+        pic = view;
+    }
+    *out = pic;
+    return 0;
+}
+
 int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                         const FFVmafPicture *dis)
 {
     unsigned index = e->nb_pushed;
+    FFVmafPicture views[2];
     int nb_jobs = 0, ret;
 
     if (!e->configured || e->flushed)
@@ -277,6 +320,17 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
      * they then run below like the others. */
     if (e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0)
         return ret;
+    /* From here on, only the CPU reads the pictures (the GPU, if it failed
+     * just now, too). */
+    if (ref->on_device || dis->on_device || !ff_vmaf_picture_is_plain(ref) ||
+        !ff_vmaf_picture_is_plain(dis)) {
+        if (!cpu_runs_on(e, index)) {
+            ref = dis = NULL;
+        } else if ((ret = cpu_view(e, 0, ref, &views[0], &ref)) < 0 ||
+                   (ret = cpu_view(e, 1, dis, &views[1], &dis)) < 0) {
+            return ret;
+        }
+    }
 
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];

@@ -66,6 +66,20 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
                                 int device);
 
 /**
+ * The pictures will come as hardware frames of this CUDA context (a
+ * CUcontext) written on cu_stream (a CUstream, NULL: the default stream):
+ * the GPU works in that context and reads them in place. Before configure.
+ */
+void ff_vmaf_engine_set_cuda_frames(FFVmafEngine *e, void *cu_ctx, void *cu_stream);
+/** Whether the GPU reads device pictures (after configure). */
+int  ff_vmaf_engine_gpu_reads_device(const FFVmafEngine *e);
+/**
+ * Whether the next frame's pictures must be readable on the host: a
+ * device picture then needs its host view (a download).
+ */
+int  ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e);
+
+/**
  * One line naming where each feature runs, e.g.
  * "adm, motion, vif: GPU (NVIDIA H200, CUDA); psnr: CPU".
  */

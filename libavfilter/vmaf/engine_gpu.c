@@ -40,6 +40,17 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend, int
     e->device  = device;
 }
 
+void ff_vmaf_engine_set_cuda_frames(FFVmafEngine *e, void *cu_ctx, void *cu_stream)
+{
+    e->cu_ctx    = cu_ctx;
+    e->cu_stream = cu_stream;
+}
+
+int ff_vmaf_engine_gpu_reads_device(const FFVmafEngine *e)
+{
+    return e->gpu && e->gpu->copy_stream;
+}
+
 int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e)
 {
     return !!e->gpu;
@@ -106,7 +117,8 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         return 0;
     }
 
-    ret = ff_vmaf_gpu_alloc(&e->gpu, e->device, &e->geo, nb_planes, e->log_ctx);
+    ret = ff_vmaf_gpu_alloc(&e->gpu, e->device, e->cu_ctx, e->cu_stream, &e->geo,
+                            nb_planes, e->log_ctx);
     if (ret < 0) {
         if (e->backend == FF_VMAF_BACKEND_GPU) {
             av_log(e->log_ctx, AV_LOG_ERROR,
@@ -179,6 +191,14 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
 
     if (e->backend == FF_VMAF_BACKEND_GPU)
         return err;
+    /* The CPU reads the ring's host copies as planes. Hardware frames have
+     * none: the frames in flight are lost, so the stream cannot go on. */
+    if (ff_vmaf_gpu_host_copies_planar(gpu) < 0) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "The GPU failed while scoring hardware frames; the frames in flight cannot be "
+               "recomputed on the CPU.\n");
+        return err;
+    }
     av_log(e->log_ctx, AV_LOG_WARNING,
            "The GPU failed; finishing the stream on the CPU from frame %u.\n", first);
     /* A broken context may refuse even this; the ring goes regardless. */

@@ -62,6 +62,11 @@ struct FFVmafEngine {
     unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
     char gpu_name[256];
     int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
+    void *cu_ctx, *cu_stream;   ///< hardware frames' CUDA context and stream, or NULL
+
+    /* Pictures the CPU extractors cannot read as they are (NV12, P010...)
+     * are unpacked here first: ref, then dis. */
+    uint8_t *unpack_buf[2];
 
     AVSliceThread *threads;
     int nb_threads;

@@ -38,7 +38,20 @@ typedef struct FFVmafGeometry {
     int width, height;
     int bpc;            ///< 8, 10, 12 or 16
     int ss_x, ss_y;     ///< chroma subsampling shifts (4:2:0: 1, 1)
+    /**
+     * How the pictures of the stream store their samples (FFVmafPicture's
+     * layout fields, the same for every picture): the engine turns them
+     * into planar, low-bit samples where it computes.
+     */
+    int chroma_interleaved;
+    int sample_shift;
 } FFVmafGeometry;
+
+enum FFVmafChromaLayout {
+    FF_VMAF_CHROMA_PLANAR,  ///< U in data[1], V in data[2]
+    FF_VMAF_CHROMA_UV,      ///< U,V pairs in data[1] (NV12, P010, NV16...)
+    FF_VMAF_CHROMA_VU,      ///< V,U pairs in data[1] (NV21, NV42)
+};
 
 /**
  * Samples are uint8_t when bpc == 8 and native-endian uint16_t otherwise,
@@ -51,6 +64,18 @@ typedef struct FFVmafPicture {
     ptrdiff_t linesize[3];
     int w[3], h[3];     ///< plane sizes as libvmaf defines them
     int bpc;
+
+    /* Storage, for sources that are not planar low-bit host memory. */
+    int chroma;         ///< enum FFVmafChromaLayout
+    int shift;          ///< samples are stored << shift (P010: 6), 0 otherwise
+    /**
+     * data[] are device addresses (FFGpuPtr) in the engine's GPU context,
+     * as in a hardware frame. The GPU reads them in place; features that run
+     * on the CPU read host, which the caller sets when
+     * ff_vmaf_engine_needs_host_pixels() says so.
+     */
+    int on_device;
+    const struct FFVmafPicture *host;
 } FFVmafPicture;
 
 /**
@@ -64,6 +89,38 @@ static inline void ff_vmaf_picture_set_geometry(FFVmafPicture *pic,
     pic->w[1] = pic->w[2] = geo->width  >> geo->ss_x;
     pic->h[1] = pic->h[2] = geo->height >> geo->ss_y;
     pic->bpc  = geo->bpc;
+    pic->chroma = geo->chroma_interleaved;
+    pic->shift  = geo->sample_shift;
+    pic->on_device = 0;
+    pic->host   = NULL;
 }
+
+/** Whether the CPU extractors can read pic as it is. */
+static inline int ff_vmaf_picture_is_plain(const FFVmafPicture *pic)
+{
+    return !pic->on_device && pic->chroma == FF_VMAF_CHROMA_PLANAR && !pic->shift;
+}
+
+/**
+ * One plane: dst[x] = src[x * step + offset] >> shift on every row, samples of
+ * bytes bytes (1 or 2). The reference of the GPU's unpack kernels.
+ */
+void ff_vmaf_picture_unpack_plane(uint8_t *dst, ptrdiff_t dst_linesize,
+                                  const uint8_t *src, ptrdiff_t src_linesize,
+                                  int w, int h, int bytes, int step, int offset, int shift);
+
+/**
+ * Bytes ff_vmaf_picture_unpack() needs for pictures of geo: planar planes,
+ * chroma of the rounded-up size FFmpeg allocates.
+ */
+size_t ff_vmaf_picture_unpack_size(const FFVmafGeometry *geo);
+
+/**
+ * Make dst a planar, low-bit view of the host picture src, writing the
+ * samples that need it into buf (ff_vmaf_picture_unpack_size() bytes, 64-byte
+ * aligned); planes that already are plain are referenced, not copied.
+ */
+void ff_vmaf_picture_unpack(FFVmafPicture *dst, uint8_t *buf, const FFVmafPicture *src,
+                            const FFVmafGeometry *geo);
 
 #endif /* AVFILTER_VMAF_PICTURE_H */

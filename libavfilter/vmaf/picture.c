@@ -1,0 +1,102 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Semi-planar and high-bit-packed pictures (NV12, P010, ...) turned into the
+ * planar low-bit pictures the CPU extractors read. The GPU does the same on
+ * the device (hip/unpack.hip); this is its reference.
+ */
+
+#include "libavutil/macros.h"
+
+#include "picture.h"
+
+#define UNPACK_ALIGN 64
+
+static size_t plane_bytes(int w, int h, int bytes)
+{
+    return FFALIGN((size_t)w * bytes, UNPACK_ALIGN) * h;
+}
+
+static void chroma_size(const FFVmafGeometry *geo, int *cw, int *ch)
+{
+    /* Rounded up, as FFmpeg allocates: ciede reads past libvmaf's size. */
+    *cw = -((-geo->width)  >> geo->ss_x);
+    *ch = -((-geo->height) >> geo->ss_y);
+}
+
+size_t ff_vmaf_picture_unpack_size(const FFVmafGeometry *geo)
+{
+    int bytes = geo->bpc > 8 ? 2 : 1, cw, ch;
+    chroma_size(geo, &cw, &ch);
+    return plane_bytes(geo->width, geo->height, bytes) + 2 * plane_bytes(cw, ch, bytes);
+}
+
+void ff_vmaf_picture_unpack_plane(uint8_t *dst, ptrdiff_t dst_linesize,
+                                  const uint8_t *src, ptrdiff_t src_linesize,
+                                  int w, int h, int bytes, int step, int offset, int shift)
+{
+    for (int y = 0; y < h; y++) {
+        if (bytes == 1) {
+            const uint8_t *s = src + y * src_linesize + offset;
+            uint8_t *d = dst + y * dst_linesize;
+            for (int x = 0; x < w; x++)
+                d[x] = s[x * step] >> shift;
+        } else {
+            const uint16_t *s = (const uint16_t *)(src + y * src_linesize) + offset;
+            uint16_t *d = (uint16_t *)(dst + y * dst_linesize);
+            for (int x = 0; x < w; x++)
+                d[x] = s[x * step] >> shift;
+        }
+    }
+}
+
+void ff_vmaf_picture_unpack(FFVmafPicture *dst, uint8_t *buf, const FFVmafPicture *src,
+                            const FFVmafGeometry *geo)
+{
+    int bytes = geo->bpc > 8 ? 2 : 1, cw, ch;
+    int interleaved = src->chroma != FF_VMAF_CHROMA_PLANAR;
+
+    chroma_size(geo, &cw, &ch);
+    *dst = *src;
+    dst->chroma = FF_VMAF_CHROMA_PLANAR;
+    dst->shift  = 0;
+    dst->host   = NULL;
+
+    if (src->shift) {
+        dst->linesize[0] = FFALIGN((size_t)geo->width * bytes, UNPACK_ALIGN);
+        ff_vmaf_picture_unpack_plane(buf, dst->linesize[0], src->data[0], src->linesize[0],
+                                     geo->width, geo->height, bytes, 1, 0, src->shift);
+        dst->data[0] = buf;
+    }
+    buf += plane_bytes(geo->width, geo->height, bytes);
+    if (!interleaved && !src->shift)
+        return;
+    for (int p = 1; p < 3; p++) {
+        /* UV pairs: U at 0, V at 1; VU pairs the other way round. */
+        int offset = !interleaved ? 0 : (p == 1) == (src->chroma == FF_VMAF_CHROMA_UV) ? 0 : 1;
+        const uint8_t *plane = interleaved ? src->data[1] : src->data[p];
+        dst->linesize[p] = FFALIGN((size_t)cw * bytes, UNPACK_ALIGN);
+        ff_vmaf_picture_unpack_plane(buf, dst->linesize[p], plane,
+                                     interleaved ? src->linesize[1] : src->linesize[p],
+                                     cw, ch, bytes, interleaved ? 2 : 1, offset, src->shift);
+        dst->data[p] = buf;
+        buf += plane_bytes(cw, ch, bytes);
+    }
+}
