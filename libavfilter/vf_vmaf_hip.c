@@ -99,8 +99,8 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_path",    "file to write the per-frame and pooled scores to",
         OFFSET(log_path),    AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt",     "log format: xml, json, csv or sub",
-        OFFSET(log_fmt),     AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
+    { "log_fmt",     "log format: xml (default), json, csv or sub; needs log_path",
+        OFFSET(log_fmt),     AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "pool",        "pooling of the printed score: min, mean or harmonic_mean",
         OFFSET(pool),        AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "n_threads",   "CPU threads (0: one per core)",
@@ -284,13 +284,21 @@ static av_cold int init(AVFilterContext *ctx)
 
     s->fs.on_event = do_vmaf;
 
-    if ((ret = ff_vmaf_log_format_from_name(s->log_fmt)) < 0) {
+    /* log_fmt defaults to NULL, meaning xml, so that one given without a
+     * log_path is an error instead of a log silently not written. */
+    if ((ret = ff_vmaf_log_format_from_name(s->log_fmt ? s->log_fmt : "xml")) < 0) {
         av_log(ctx, AV_LOG_ERROR,
                "Invalid log_fmt '%s': accepted values are xml, json, csv and sub.\n",
                s->log_fmt);
         return AVERROR(EINVAL);
     }
     s->log_format = ret;
+    if (s->log_fmt && !s->log_path) {
+        av_log(ctx, AV_LOG_ERROR,
+               "log_fmt=%s needs log_path=FILE: the log is only written to a file.\n",
+               s->log_fmt);
+        return AVERROR(EINVAL);
+    }
 
     s->pool_method = FF_VMAF_POOL_MEAN;
     if (s->pool) {

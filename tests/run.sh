@@ -175,5 +175,20 @@ else
     fail "json log through ffmpeg"
 fi
 
+# ---- log_fmt needs log_path; log_path alone writes XML ----
+
+expect_error "log_fmt without log_path" "log_fmt=json needs log_path=FILE" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json"
+log=$build/check-log.xml
+rm -f "$log"
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
+       -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_path=$log" \
+       -f null - > "$build/log-run.log" 2>&1 &&
+   head -n1 "$log" | grep -q '^<VMAF version='; then
+    pass "log_path without log_fmt writes XML"
+else
+    fail "log_path without log_fmt writes XML"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
