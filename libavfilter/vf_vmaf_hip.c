@@ -466,9 +466,14 @@ static void print_summary(AVFilterContext *ctx)
 
     for (int i = 0; i < ff_vmaf_engine_nb_models(s->engine); i++) {
         const char *key = ff_vmaf_engine_model_key(s->engine, i);
-        if (ff_vmaf_engine_pool(s->engine, key, s->pool_method, &v) >= 0)
-            /* The exact line libvmaf's filter prints: scripts scrape it. */
+        if (ff_vmaf_engine_pool(s->engine, key, s->pool_method, &v) < 0)
+            continue;
+        /* The first model's line is exactly libvmaf's, which scripts
+         * scrape; the others name their model. */
+        if (!i)
             av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", v);
+        else
+            av_log(ctx, AV_LOG_INFO, "VMAF score (%s): %f\n", key, v);
     }
     for (int k = 0; k < nb_keys; k++) {
         const char *key = ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k));

@@ -190,5 +190,20 @@ else
     fail "log_path without log_fmt writes XML"
 fi
 
+# ---- several models: the first line stays libvmaf's, the others name their model ----
+
+two="model=version=vmaf_v0.6.1\\\\:name=vmaf|version=vmaf_v0.6.1neg\\\\:name=vmaf_neg"
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
+       -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=$two" -f null - > "$build/two-models.log" 2>&1 &&
+   sed -n 's/^\[[^]]*\] //; /^VMAF score/p' "$build/two-models.log" > "$build/two-models.txt" &&
+   sed -n 1p "$build/two-models.txt" | grep -Eq '^VMAF score: [0-9]+\.[0-9]{6}$' &&
+   sed -n 2p "$build/two-models.txt" | grep -Eq '^VMAF score \(vmaf_neg\): [0-9]+\.[0-9]{6}$' &&
+   [ "$(wc -l < "$build/two-models.txt")" -eq 2 ]; then
+    pass "two models: 'VMAF score: N' then 'VMAF score (vmaf_neg): N'"
+else
+    fail "two models: 'VMAF score: N' then 'VMAF score (vmaf_neg): N'"
+    cat "$build/two-models.txt" 2>/dev/null || tail -5 "$build/two-models.log"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
