@@ -13,12 +13,13 @@ formats_backend=${FORMATS_BACKEND:-cpu}
 formats_dir=$build/formats
 mkdir -p "$formats_dir"
 
-# score <name> <pixel format>: the JSON log of that run, fps removed.
+# score <name> <pixel format> <crop w:h> [<reference's format>]: the JSON
+# log of that run, fps removed.
 formats_score() {
-    name=$1 fmt=$2 crop=$3
+    name=$1 fmt=$2 crop=$3 rfmt=${4:-$2}
     "$ffmpeg" -hide_banner -nostdin -nostats \
         -f lavfi -i "testsrc2=size=162x92:rate=25:duration=0.2" \
-        -lavfi "[0:v]format=$planar,crop=$crop:0:0:exact=1,split[a][b];[a]avgblur=2,noise=alls=8:allf=t,format=$planar,format=$fmt[d];[b]format=$fmt[r];[d][r]vmaf_hip=backend=$formats_backend:feature=name=psnr|name=ciede|name=float_ssim:log_fmt=json:log_path=$formats_dir/$name.json" \
+        -lavfi "[0:v]format=$planar,crop=$crop:0:0:exact=1,split[a][b];[a]avgblur=2,noise=alls=8:allf=t,format=$planar,format=$fmt[d];[b]format=$rfmt[r];[d][r]vmaf_hip=backend=$formats_backend:feature=name=psnr|name=ciede|name=float_ssim:log_fmt=json:log_path=$formats_dir/$name.json" \
         -f null - > "$formats_dir/$name.err" 2>&1 || return 1
     grep -v '"fps"' "$formats_dir/$name.json" > "$formats_dir/$name.cmp"
 }
@@ -54,3 +55,26 @@ done <<EOF_FORMATS
 161:91 yuv444p10le p410le
 161:91 yuv444p16le p416le
 EOF_FORMATS
+
+# The two inputs stored differently (a hardware decoder's NV12 against a
+# software decoder's yuv420p): still the planar scores.
+while read -r crop planar dfmt rfmt; do
+    name=mixed_${dfmt}_$rfmt
+    if ! formats_score "$name" "$dfmt" "$crop" "$rfmt"; then
+        fail "formats ($formats_backend): $dfmt against $rfmt does not run"
+        tail -3 "$formats_dir/$name.err"
+    elif ! grep -q "distorted: [0-9x]* $dfmt; reference (input 1) = reference: [0-9x]* $rfmt" \
+              "$formats_dir/$name.err"; then
+        fail "formats ($formats_backend): the filter did not receive $dfmt and $rfmt"
+    elif cmp -s "$formats_dir/$planar.cmp" "$formats_dir/$name.cmp"; then
+        pass "formats ($formats_backend): $dfmt against $rfmt scores as $planar"
+    else
+        fail "formats ($formats_backend): $dfmt against $rfmt differs from $planar"
+        diff "$formats_dir/$planar.cmp" "$formats_dir/$name.cmp" | head -6
+    fi
+done <<EOF_MIXED
+161:91 yuv420p     nv12        yuv420p
+161:91 yuv420p     yuv420p     nv21
+162:91 yuv420p10le p010le      yuv420p10le
+161:91 yuv444p16le yuv444p16le p416le
+EOF_MIXED

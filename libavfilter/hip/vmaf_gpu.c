@@ -67,19 +67,25 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
 /* The source planes of a picture that is not plain, as uploaded: luma,
  * then the interleaved chroma plane (or U and V). Rows of the rounded-up
  * chroma size, as FFmpeg stores them, so the host copies serve the CPU. */
-static void raw_layout(FFVmafGpu *g)
+static void raw_layout(FFVmafGpu *g, int w)
 {
     const FFVmafGeometry *geo = &g->geo;
-    int interleaved = geo->chroma_interleaved != FF_VMAF_CHROMA_PLANAR;
+    int interleaved = geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR;
     int cw = -((-geo->width) >> geo->ss_x), ch = -((-geo->height) >> geo->ss_y);
 
-    g->src_planes = g->nb_planes == 1 ? 1 : interleaved ? 2 : 3;
-    g->raw_size   = 0;
-    for (int q = 0; q < g->src_planes; q++) {
-        g->raw_pitch[q] = (size_t)(q ? cw * (interleaved ? 2 : 1) : geo->width) * g->bytes;
-        g->raw_rows[q]  = q ? ch : geo->height;
-        g->raw_size    += g->raw_pitch[q] * g->raw_rows[q];
+    g->src_planes[w] = g->nb_planes == 1 ? 1 : interleaved ? 2 : 3;
+    g->raw_size[w]   = 0;
+    for (int q = 0; q < g->src_planes[w]; q++) {
+        g->raw_pitch[w][q] = (size_t)(q ? cw * (interleaved ? 2 : 1) : geo->width) * g->bytes;
+        g->raw_rows[w][q]  = q ? ch : geo->height;
+        g->raw_size[w]    += g->raw_pitch[w][q] * g->raw_rows[w][q];
     }
+}
+
+/* Where the raw upload of picture w starts, past the planes. */
+static size_t raw_offset(const FFVmafGpu *g, int w)
+{
+    return w ? g->raw_size[0] : 0;
 }
 
 int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
@@ -95,7 +101,6 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     g->geo       = *geo;
     g->nb_planes = nb_planes;
     g->bytes     = geo->bpc > 8 ? 2 : 1;
-    g->plain     = geo->chroma_interleaved == FF_VMAF_CHROMA_PLANAR && !geo->sample_shift;
     g->src_stream = cu_stream;
     for (int p = 0; p < 3; p++) {
         g->w[p] = p ? geo->width  >> geo->ss_x : geo->width;
@@ -103,10 +108,13 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
         g->plane_size[p] = p < nb_planes ? (size_t)g->w[p] * g->h[p] * g->bytes : 0;
         g->frame_size += g->plane_size[p];
     }
-    if (!g->plain)
-        raw_layout(g);
-    host_size = 2 * FFMAX(g->frame_size, g->raw_size);
-    dev_size  = 2 * (g->frame_size + g->raw_size);
+    for (int w = 0; w < 2; w++) {
+        g->plain[w] = geo->chroma_layout[w] == FF_VMAF_CHROMA_PLANAR && !geo->sample_shift[w];
+        if (!g->plain[w])
+            raw_layout(g, w);
+    }
+    /* The same layout on both sides: planes, then the raw uploads. */
+    host_size = dev_size = 2 * g->frame_size + g->raw_size[0] + g->raw_size[1];
 
     ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)
                  : ff_gpu_open(&g->gpu, device, log_ctx);
@@ -117,7 +125,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     if ((ret = ff_gpu_enter(g->gpu)) < 0)
         goto fail;
     ret = ff_gpu_stream_create(g->gpu, &g->stream);
-    if (ret >= 0 && (!g->plain || cu_ctx)) {
+    if (ret >= 0 && (!g->plain[0] || !g->plain[1] || cu_ctx)) {
         if ((ret = ff_gpu_module_load(g->gpu, &g->unpack_module, "unpack",
                                       ff_vmaf_gpu_code_unpack.amd, ff_vmaf_gpu_code_unpack.nv)) >= 0)
             ret = ff_gpu_function(g->gpu, g->unpack_module,
@@ -163,9 +171,8 @@ const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int wh
 
 /* Where output plane p reads from a source with this chroma layout: plane
  * q of the source, every step-th sample from offset. */
-static void source_of(const FFVmafGpu *g, int p, int *q, int *step, int *offset)
+static void source_of(int layout, int p, int *q, int *step, int *offset)
 {
-    int layout = g->geo.chroma_interleaved;
     *q = p;
     *step = 1;
     *offset = 0;
@@ -178,17 +185,17 @@ static void source_of(const FFVmafGpu *g, int p, int *q, int *step, int *offset)
 
 /* Queue the unpack of every plane from the source planes src[] (device
  * addresses, pitches in bytes) into frame slot s, picture which. */
-static int queue_unpack(FFVmafGpu *g, int s, int which, const FFGpuPtr *src,
-                        const size_t *pitch, FFGpuStream stream)
+static int queue_unpack(FFVmafGpu *g, int s, int which, int layout, int shift,
+                        const FFGpuPtr *src, const size_t *pitch, FFGpuStream stream)
 {
     for (int p = 0; p < g->nb_planes; p++) {
         FFGpuPtr dst = g->slot[s].dev + plane_offset(g, which, p);
         FFGpuPtr from;
         size_t from_pitch;
-        int q, step, offset, shift = g->geo.sample_shift, ret;
+        int q, step, offset, ret;
         void *args[] = { &dst, &from, &from_pitch, &g->w[p], &g->h[p], &step, &offset, &shift };
 
-        source_of(g, p, &q, &step, &offset);
+        source_of(layout, p, &q, &step, &offset);
         from       = src[q];
         from_pitch = pitch[q];
         ret = ff_gpu_launch(g->gpu, g->unpack, "vmaf_unpack",
@@ -218,26 +225,30 @@ static int upload_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
     uint8_t *host = g->slot[s].host;
     FFGpuPtr dev  = g->slot[s].dev;
 
-    if (g->plain) {
+    if (pic->chroma != g->geo.chroma_layout[which] || pic->shift != g->geo.sample_shift[which])
+        return AVERROR_BUG;
+    if (g->plain[which]) {
         uint8_t *dst = host + plane_offset(g, which, 0);
         for (int p = 0; p < g->nb_planes; p++)
             copy_rows(dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
                       (size_t)g->w[p] * g->bytes, g->h[p]);
         return ff_gpu_upload(g->gpu, dev + plane_offset(g, which, 0), dst, g->frame_size, g->stream);
     } else {
-        size_t off = which * g->raw_size;
+        size_t off = 2 * g->frame_size + raw_offset(g, which);
         FFGpuPtr src[3];
         int ret;
-        for (int q = 0; q < g->src_planes; q++) {
-            src[q] = dev + 2 * g->frame_size + off;
-            copy_rows(host + off, pic->data[q], pic->linesize[q], g->raw_pitch[q], g->raw_rows[q]);
-            off += g->raw_pitch[q] * g->raw_rows[q];
+        for (int q = 0; q < g->src_planes[which]; q++) {
+            src[q] = dev + off;
+            copy_rows(host + off, pic->data[q], pic->linesize[q],
+                      g->raw_pitch[which][q], g->raw_rows[which][q]);
+            off += g->raw_pitch[which][q] * g->raw_rows[which][q];
         }
-        g->slot[s].raw = 1;
-        if ((ret = ff_gpu_upload(g->gpu, dev + 2 * g->frame_size + which * g->raw_size,
-                                 host + which * g->raw_size, g->raw_size, g->stream)) < 0)
+        g->slot[s].raw |= 1 << which;
+        if ((ret = ff_gpu_upload(g->gpu, dev + 2 * g->frame_size + raw_offset(g, which),
+                                 host + 2 * g->frame_size + raw_offset(g, which),
+                                 g->raw_size[which], g->stream)) < 0)
             return ret;
-        return queue_unpack(g, s, which, src, g->raw_pitch, g->stream);
+        return queue_unpack(g, s, which, pic->chroma, pic->shift, src, g->raw_pitch[which], g->stream);
     }
 }
 
@@ -277,7 +288,8 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
                 src[q]   = (FFGpuPtr)(uintptr_t)pic[w]->data[q];
                 pitch[q] = pic[w]->linesize[q];
             }
-            if ((ret = queue_unpack(g, s, w, src, pitch, g->copy_stream)) < 0)
+            if ((ret = queue_unpack(g, s, w, pic[w]->chroma, pic[w]->shift, src, pitch,
+                                    g->copy_stream)) < 0)
                 return ret;
         }
         g->nb_device_pictures++;
@@ -296,37 +308,31 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
 
 int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g)
 {
-    uint8_t *raw;
-
     /* Every slot: motion's CPU state takes references before first. */
     for (int s = 0; s < FF_VMAF_GPU_SLOTS; s++)
         if (g->slot[s].index >= 0 && g->slot[s].from_device)
             return AVERROR(ENOSYS);
-    if (!(raw = av_malloc(2 * g->raw_size + 1)))
-        return AVERROR(ENOMEM);
     for (int s = 0; s < FF_VMAF_GPU_SLOTS; s++) {
-        if (!g->slot[s].raw)
-            continue;
-        memcpy(raw, g->slot[s].host, 2 * g->raw_size);
         for (int w = 0; w < 2; w++) {
             const uint8_t *src[3];
-            size_t off = w * g->raw_size;
-            for (int q = 0; q < g->src_planes; q++) {
-                src[q] = raw + off;
-                off += g->raw_pitch[q] * g->raw_rows[q];
+            size_t off = 2 * g->frame_size + raw_offset(g, w);
+            if (!(g->slot[s].raw & (1 << w)))
+                continue;
+            for (int q = 0; q < g->src_planes[w]; q++) {
+                src[q] = g->slot[s].host + off;
+                off += g->raw_pitch[w][q] * g->raw_rows[w][q];
             }
             for (int p = 0; p < g->nb_planes; p++) {
                 int q, step, offset;
-                source_of(g, p, &q, &step, &offset);
+                source_of(g->geo.chroma_layout[w], p, &q, &step, &offset);
                 ff_vmaf_picture_unpack_plane(g->slot[s].host + plane_offset(g, w, p),
-                                             (ptrdiff_t)g->w[p] * g->bytes, src[q], g->raw_pitch[q],
-                                             g->w[p], g->h[p], g->bytes, step, offset,
-                                             g->geo.sample_shift);
+                                             (ptrdiff_t)g->w[p] * g->bytes, src[q],
+                                             g->raw_pitch[w][q], g->w[p], g->h[p], g->bytes,
+                                             step, offset, g->geo.sample_shift[w]);
             }
         }
         g->slot[s].raw = 0;
     }
-    av_free(raw);
     return 0;
 }
 

@@ -52,9 +52,9 @@ typedef struct FFVmafGpu {
      * Sources that are not planar low-bit (NV12, P010...) are uploaded as
      * they are, raw_size bytes a picture, and unpacked on the device.
      */
-    int plain;
-    int src_planes;             ///< planes of such a source: 2 when interleaved
-    size_t raw_pitch[3], raw_rows[3], raw_size;
+    int plain[2];               ///< per picture: [0] reference, [1] distorted
+    int src_planes[2];          ///< planes of such a source: 2 when interleaved
+    size_t raw_pitch[2][3], raw_rows[2][3], raw_size[2];
     FFGpuModule unpack_module;
     FFGpuFunction unpack;       ///< vmaf_unpack_8 or _16; NULL when nothing needs it
 
@@ -67,12 +67,12 @@ typedef struct FFVmafGpu {
     int nb_device_pictures;     ///< counted; the ring has no host copy of these
 
     struct {
-        uint8_t   *host;        ///< ref planes, then dis planes (raw copies when !plain)
-        FFGpuPtr   dev;         ///< ref planes, dis planes, then the raw uploads
+        uint8_t   *host;        ///< ref planes, dis planes, then the raw copies of each
+        FFGpuPtr   dev;         ///< the same layout
         FFGpuEvent done;        ///< recorded after the frame's last kernel and copy
         FFGpuEvent unpacked;    ///< hardware frames read
         int64_t    index;       ///< frame in this slot, -1 if none
-        int        raw;         ///< host holds raw copies, not planes
+        int        raw;         ///< bit w: picture w's host copy is raw, not planes yet
         int        from_device; ///< a picture came from a hardware frame: no host copy
     } slot[FF_VMAF_GPU_SLOTS];
 } FFVmafGpu;

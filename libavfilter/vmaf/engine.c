@@ -236,11 +236,10 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     e->configured = 1;
     for (int i = 0; i < e->nb_features; i++)
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
-    if (geo->chroma_interleaved != FF_VMAF_CHROMA_PLANAR || geo->sample_shift) {
-        for (int w = 0; w < 2; w++)
-            if (!(e->unpack_buf[w] = av_malloc(ff_vmaf_picture_unpack_size(geo))))
-                return AVERROR(ENOMEM);
-    }
+    for (int w = 0; w < 2; w++)
+        if ((geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR || geo->sample_shift[w]) &&
+            !(e->unpack_buf[w] = av_malloc(ff_vmaf_picture_unpack_size(geo))))
+            return AVERROR(ENOMEM);
 
     if (n_threads != 1) {
         ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,
@@ -298,6 +297,9 @@ static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
         }
     }
     if (!ff_vmaf_picture_is_plain(pic)) {
+        if (!e->unpack_buf[which] &&
+            !(e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo))))
+            return AVERROR(ENOMEM);
         ff_vmaf_picture_unpack(view, e->unpack_buf[which], pic, &e->geo);
         pic = view;
     }

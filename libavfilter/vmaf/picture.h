@@ -39,12 +39,13 @@ typedef struct FFVmafGeometry {
     int bpc;            ///< 8, 10, 12 or 16
     int ss_x, ss_y;     ///< chroma subsampling shifts (4:2:0: 1, 1)
     /**
-     * How the pictures of the stream store their samples (FFVmafPicture's
-     * layout fields, the same for every picture): the engine turns them
-     * into planar, low-bit samples where it computes.
+     * How the pictures of each input store their samples (FFVmafPicture's
+     * chroma and shift), [0] the reference, [1] the distorted: the engine
+     * turns them into planar, low-bit samples where it computes. The two
+     * may differ (NV12 from a hardware decoder against yuv420p).
      */
-    int chroma_interleaved;
-    int sample_shift;
+    int chroma_layout[2];
+    int sample_shift[2];
 } FFVmafGeometry;
 
 enum FFVmafChromaLayout {
@@ -89,8 +90,8 @@ static inline void ff_vmaf_picture_set_geometry(FFVmafPicture *pic,
     pic->w[1] = pic->w[2] = geo->width  >> geo->ss_x;
     pic->h[1] = pic->h[2] = geo->height >> geo->ss_y;
     pic->bpc  = geo->bpc;
-    pic->chroma = geo->chroma_interleaved;
-    pic->shift  = geo->sample_shift;
+    pic->chroma = FF_VMAF_CHROMA_PLANAR;
+    pic->shift  = 0;
     pic->on_device = 0;
     pic->host   = NULL;
 }
