@@ -29,11 +29,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config_components.h"
+
 #include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
 #include "libavutil/file_open.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/time.h"
@@ -45,6 +48,13 @@
 #include "formats.h"
 #include "framesync.h"
 #include "video.h"
+
+#if CONFIG_CUDA
+/* The driver API's types, as FFmpeg's CUDA hwcontext names them; nothing
+ * of the driver is called here (the engine's runtime loads it). */
+#include <ffnvcodec/dynlink_cuda.h>
+#include "libavutil/hwcontext_cuda.h"
+#endif
 
 #include "vmaf/engine.h"
 #include "vmaf/feature.h"
@@ -87,6 +97,13 @@ typedef struct VMAFHIPContext {
     int64_t frames_in[2];       ///< frames received per input, for the summary
     int64_t last_ref_pts;
     int warned_misaligned, warned_repeated;
+
+    /* Per picture as the engine numbers them: [0] reference, [1] distorted. */
+    enum AVPixelFormat sw_format[2];    ///< of the samples (hardware frames: their sw_format)
+    int hw_in_place;                ///< the GPU reads hardware frames where they are
+    AVFrame *host[2];               ///< downloads of hardware frames
+    int64_t hw_pictures;            ///< hardware frames scored
+    int64_t downloads;              ///< of which downloaded to the host
 } VMAFHIPContext;
 
 #define OFFSET(x) offsetof(VMAFHIPContext, x)
@@ -119,13 +136,44 @@ static const AVOption vmaf_hip_options[] = {
 
 FRAMESYNC_DEFINE_CLASS(vmaf_hip, VMAFHIPContext, fs);
 
+/* Planar YUV as libvmaf reads it, semi-planar (NV12...) and high-bit-packed
+ * (P010...) as decoders and hardware give it, unpacked where the engine
+ * computes; and CUDA hardware frames of any of these. */
+#define SOFTWARE_FORMATS \
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P, \
+    AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE, \
+    AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV444P12LE, \
+    AV_PIX_FMT_YUV420P16LE, AV_PIX_FMT_YUV422P16LE, AV_PIX_FMT_YUV444P16LE, \
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV42, \
+    AV_PIX_FMT_P010LE, AV_PIX_FMT_P012LE, AV_PIX_FMT_P016LE, \
+    AV_PIX_FMT_P210LE, AV_PIX_FMT_P216LE, AV_PIX_FMT_P410LE, AV_PIX_FMT_P416LE
+
+static const enum AVPixelFormat sw_pix_fmts[] = { SOFTWARE_FORMATS, AV_PIX_FMT_NONE };
+
 static const enum AVPixelFormat pix_fmts[] = {
-    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
-    AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE,
-    AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV444P12LE,
-    AV_PIX_FMT_YUV420P16LE, AV_PIX_FMT_YUV422P16LE, AV_PIX_FMT_YUV444P16LE,
+    SOFTWARE_FORMATS,
+#if CONFIG_CUDA
+    AV_PIX_FMT_CUDA,
+#endif
     AV_PIX_FMT_NONE
 };
+
+static int is_sw_format(enum AVPixelFormat fmt)
+{
+    for (int i = 0; sw_pix_fmts[i] != AV_PIX_FMT_NONE; i++)
+        if (sw_pix_fmts[i] == fmt)
+            return 1;
+    return 0;
+}
+
+/* The format of the samples: a hardware link's sw_format. */
+static enum AVPixelFormat link_sw_format(const AVFilterLink *l)
+{
+    FilterLink *fl = ff_filter_link((AVFilterLink *)l);
+    if (l->format == AV_PIX_FMT_CUDA && fl->hw_frames_ctx)
+        return ((const AVHWFramesContext *)fl->hw_frames_ctx->data)->sw_format;
+    return l->format;
+}
 
 static void set_meta(AVDictionary **metadata, const char *key, double value)
 {
@@ -188,14 +236,59 @@ static int flush_engine(AVFilterContext *ctx)
     return 0;
 }
 
+/* which: 0 for the reference, 1 for the distorted, as the engine counts. */
 static void picture_from_frame(FFVmafPicture *pic, const AVFrame *frame,
-                               const FFVmafGeometry *geo)
+                               const FFVmafGeometry *geo, int which)
 {
     ff_vmaf_picture_set_geometry(pic, geo);
+    pic->chroma = geo->chroma_layout[which];
+    pic->shift  = geo->sample_shift[which];
     for (int p = 0; p < 3; p++) {
         pic->data[p]     = frame->data[p];
         pic->linesize[p] = frame->linesize[p];
     }
+}
+
+/*
+ * The picture of frame for the engine. A hardware frame is read in place
+ * by the GPU when it can; it is downloaded (and counted) only when a
+ * feature computes on the CPU: then host[] holds the copy, and the engine
+ * reads it through pic->host.
+ */
+static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPicture *host_pic,
+                              const AVFrame *frame, int which)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret;
+
+    if (frame->format != AV_PIX_FMT_CUDA) {
+        picture_from_frame(pic, frame, &s->geo, which);
+        return 0;
+    }
+    s->hw_pictures++;
+    if (!s->hw_in_place || ff_vmaf_engine_needs_host_pixels(s->engine)) {
+        AVFrame *dst = s->host[which];
+        av_frame_unref(dst);
+        dst->format = s->sw_format[which];
+        if ((ret = av_hwframe_transfer_data(dst, frame, 0)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Cannot download a hardware frame to the host: %s.\n",
+                   av_err2str(ret));
+            return ret;
+        }
+        s->downloads++;
+        if (!s->hw_in_place) {
+            picture_from_frame(pic, dst, &s->geo, which);
+            return 0;
+        }
+        picture_from_frame(host_pic, dst, &s->geo, which);
+        picture_from_frame(pic, frame, &s->geo, which);
+        pic->on_device = 1;
+        pic->host      = host_pic;
+        return 0;
+    }
+    picture_from_frame(pic, frame, &s->geo, which);
+    pic->on_device = 1;
+    return 0;
 }
 
 /* framesync pairs frames by timestamp: say so once when the pairs it makes
@@ -232,7 +325,7 @@ static int do_vmaf(FFFrameSync *fs)
     AVFilterContext *ctx = fs->parent;
     VMAFHIPContext *s = ctx->priv;
     AVFrame *dist, *ref;
-    FFVmafPicture pic_ref, pic_dist;
+    FFVmafPicture pic_ref, pic_dist, host_ref, host_dist;
     PendingFrame p;
     int ret;
 
@@ -260,8 +353,11 @@ static int do_vmaf(FFFrameSync *fs)
             s->last_ref_pts = AV_NOPTS_VALUE;
         }
         warn_sync(ctx, dist, ref);
-        picture_from_frame(&pic_ref, ref, &s->geo);
-        picture_from_frame(&pic_dist, dist, &s->geo);
+        if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0)) < 0 ||
+            (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1)) < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
         p.frame = dist;
         p.index = ff_vmaf_engine_nb_pushed(s->engine);
         if ((ret = ff_vmaf_engine_push(s->engine, &pic_ref, &pic_dist)) < 0) {
@@ -333,7 +429,9 @@ static av_cold int init(AVFilterContext *ctx)
     }
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->pending)
+    s->host[0] = av_frame_alloc();
+    s->host[1] = av_frame_alloc();
+    if (!s->pending || !s->host[0] || !s->host[1])
         return AVERROR(ENOMEM);
     return 0;
 }
@@ -358,8 +456,20 @@ static int query_formats(const AVFilterContext *ctx,
 
 static void describe_link(char *buf, size_t size, const AVFilterLink *l)
 {
-    snprintf(buf, size, "%dx%d %s", l->w, l->h,
-             av_get_pix_fmt_name(l->format) ? av_get_pix_fmt_name(l->format) : "none");
+    enum AVPixelFormat sw = link_sw_format(l);
+    snprintf(buf, size, "%dx%d %s%s%s", l->w, l->h,
+             av_get_pix_fmt_name(sw) ? av_get_pix_fmt_name(sw) : "none",
+             l->format == AV_PIX_FMT_CUDA ? " " : "",
+             l->format == AV_PIX_FMT_CUDA ? "(CUDA frames)" : "");
+}
+
+/* Storage aside (NV12 against yuv420p, P010 against yuv420p10le, hardware
+ * frames against software ones), the pictures must be alike. */
+static int same_samples(enum AVPixelFormat a, enum AVPixelFormat b)
+{
+    const AVPixFmtDescriptor *da = av_pix_fmt_desc_get(a), *db = av_pix_fmt_desc_get(b);
+    return da && db && da->comp[0].depth == db->comp[0].depth &&
+           da->log2_chroma_w == db->log2_chroma_w && da->log2_chroma_h == db->log2_chroma_h;
 }
 
 static int config_input_ref(AVFilterLink *inlink)
@@ -367,19 +477,65 @@ static int config_input_ref(AVFilterLink *inlink)
     AVFilterContext *ctx = inlink->dst;
     const AVFilterLink *main_link = ctx->inputs[0], *ref_link = ctx->inputs[1];
 
+    for (int i = 0; i < 2; i++) {
+        const AVFilterLink *l = ctx->inputs[i];
+        enum AVPixelFormat sw = link_sw_format(l);
+        if (!is_sw_format(sw)) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "The %s input's hardware frames hold %s, which is not supported. Accepted: "
+                   "yuv420p, yuv422p, yuv444p and their 10, 12 and 16-bit forms, nv12, nv21, "
+                   "nv16, nv24, nv42, p010, p012, p016, p210, p216, p410 and p416.\n",
+                   i ? "reference" : "main (distorted)",
+                   av_get_pix_fmt_name(sw) ? av_get_pix_fmt_name(sw) : "none");
+            return AVERROR(EINVAL);
+        }
+    }
     if (main_link->w != ref_link->w || main_link->h != ref_link->h ||
-        main_link->format != ref_link->format) {
+        !same_samples(link_sw_format(main_link), link_sw_format(ref_link))) {
         char d[128], r[128];
         describe_link(d, sizeof(d), main_link);
         describe_link(r, sizeof(r), ref_link);
         av_log(ctx, AV_LOG_ERROR,
                "The inputs differ: main (distorted) is %s, reference is %s. "
-               "Both must have the same size and pixel format; scale or convert one "
+               "Both must have the same size, bit depth and chroma subsampling; scale or convert one "
                "input first (e.g. scale=%dx%d:flags=bicubic,format=%s).\n",
                d, r, ref_link->w, ref_link->h,
-               av_get_pix_fmt_name(ref_link->format) ? av_get_pix_fmt_name(ref_link->format) : "yuv420p");
+               av_get_pix_fmt_name(link_sw_format(ref_link)) ?
+               av_get_pix_fmt_name(link_sw_format(ref_link)) : "yuv420p");
         return AVERROR(EINVAL);
     }
+    return 0;
+}
+
+/*
+ * CUDA frames on either input: the GPU works in their context, where it
+ * can read them in place. Both inputs' hardware frames must share it.
+ */
+static int setup_hw_frames(AVFilterContext *ctx)
+{
+#if CONFIG_CUDA
+    VMAFHIPContext *s = ctx->priv;
+    AVCUDADeviceContext *cuda = NULL;
+
+    for (int i = 0; i < 2; i++) {
+        FilterLink *fl = ff_filter_link(ctx->inputs[i]);
+        AVHWFramesContext *frames;
+        AVCUDADeviceContext *dev;
+        if (ctx->inputs[i]->format != AV_PIX_FMT_CUDA || !fl->hw_frames_ctx)
+            continue;
+        frames = (AVHWFramesContext *)fl->hw_frames_ctx->data;
+        dev    = frames->device_ctx->hwctx;
+        if (cuda && cuda->cuda_ctx != dev->cuda_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "The two inputs' CUDA frames come from different CUDA "
+                   "devices; decode both with the same -hwaccel_device (or -init_hw_device "
+                   "cuda=gpu -filter_hw_device gpu).\n");
+            return AVERROR(EINVAL);
+        }
+        cuda = dev;
+    }
+    if (cuda && s->backend != BACKEND_CPU)
+        ff_vmaf_engine_set_cuda_frames(s->engine, cuda->cuda_ctx, cuda->stream);
+#endif
     return 0;
 }
 
@@ -390,7 +546,7 @@ static int config_output(AVFilterLink *outlink)
     AVFilterLink *mainlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(mainlink->format);
+    const AVPixFmtDescriptor *desc;
     char d[128], r[128], backends[1024];
     int n_threads, ret;
 
@@ -404,20 +560,39 @@ static int config_output(AVFilterLink *outlink)
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
         return ret;
 
+    /* Hardware frames pass through: the output is the main input's. */
+    if (il->hw_frames_ctx) {
+        av_buffer_unref(&ol->hw_frames_ctx);
+        if (!(ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx)))
+            return AVERROR(ENOMEM);
+    }
+
     s->geo.width  = mainlink->w;
     s->geo.height = mainlink->h;
-    s->geo.bpc    = desc->comp[0].depth;
-    s->geo.ss_x   = desc->log2_chroma_w;
-    s->geo.ss_y   = desc->log2_chroma_h;
+    for (int w = 0; w < 2; w++) {
+        s->sw_format[w] = link_sw_format(ctx->inputs[!w]);
+        desc = av_pix_fmt_desc_get(s->sw_format[w]);
+        s->geo.bpc  = desc->comp[0].depth;
+        s->geo.ss_x = desc->log2_chroma_w;
+        s->geo.ss_y = desc->log2_chroma_h;
+        /* NV12 and its kind: U and V share a plane, in the order of their offsets. */
+        s->geo.chroma_layout[w] = desc->comp[1].plane != desc->comp[2].plane ? FF_VMAF_CHROMA_PLANAR :
+                                  desc->comp[1].offset < desc->comp[2].offset ? FF_VMAF_CHROMA_UV :
+                                                                                FF_VMAF_CHROMA_VU;
+        s->geo.sample_shift[w] = desc->comp[0].shift;
+    }
 
     n_threads = s->n_threads ? s->n_threads : av_cpu_count();
     ff_vmaf_engine_set_backend(s->engine,
                                s->backend == BACKEND_HIP ? FF_VMAF_BACKEND_GPU :
                                s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
                                                            FF_VMAF_BACKEND_AUTO, s->device);
+    if ((ret = setup_hw_frames(ctx)) < 0)
+        return ret;
     if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
                                         s->n_subsample)) < 0)
         return ret;
+    s->hw_in_place = ff_vmaf_engine_gpu_reads_device(s->engine);
 
     describe_link(d, sizeof(d), ctx->inputs[0]);
     describe_link(r, sizeof(r), ctx->inputs[1]);
@@ -485,6 +660,10 @@ static void print_summary(AVFilterContext *ctx)
            "reference: %"PRId64" frames in); %s; %s:%s\n",
            scored, pushed, s->frames_in[0], s->frames_in[1], backends,
            ff_vmaf_pool_method_name(s->pool_method), line);
+    if (s->hw_pictures)
+        av_log(ctx, AV_LOG_INFO, "Hardware frames: %"PRId64" scored, %"PRId64" read in place "
+               "on the GPU, %"PRId64" downloaded to the host.\n", s->hw_pictures,
+               s->hw_in_place ? s->hw_pictures : 0, s->downloads);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -510,6 +689,8 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
+    av_frame_free(&s->host[0]);
+    av_frame_free(&s->host[1]);
     av_fifo_freep2(&s->pending);
     ff_vmaf_engine_free(&s->engine);
 }
@@ -534,17 +715,55 @@ static const AVFilterPad vmaf_hip_outputs[] = {
     },
 };
 
+/* Everything but the name, the class and the output pads, shared by
+ * vmaf_hip and its libvmaf alias: a field added here reaches both. */
+#define VMAF_HIP_FILTER_COMMON                                  \
+    .p.flags       = AVFILTER_FLAG_METADATA_ONLY,               \
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,             \
+    .preinit       = vmaf_hip_framesync_preinit,                \
+    .init          = init,                                      \
+    .uninit        = uninit,                                    \
+    .activate      = activate,                                  \
+    .priv_size     = sizeof(VMAFHIPContext),                    \
+    FILTER_INPUTS(vmaf_hip_inputs),                             \
+    FILTER_QUERY_FUNC2(query_formats)
+
 const FFFilter ff_vf_vmaf_hip = {
     .p.name        = "vmaf_hip",
     .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF between a distorted (main) and a reference input, on a GPU or the CPU."),
     .p.priv_class  = &vmaf_hip_class,
-    .p.flags       = AVFILTER_FLAG_METADATA_ONLY,
-    .preinit       = vmaf_hip_framesync_preinit,
-    .init          = init,
-    .uninit        = uninit,
-    .activate      = activate,
-    .priv_size     = sizeof(VMAFHIPContext),
-    FILTER_INPUTS(vmaf_hip_inputs),
     FILTER_OUTPUTS(vmaf_hip_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
+    VMAF_HIP_FILTER_COMMON,
 };
+
+#if CONFIG_VMAF_HIP_LIBVMAF_FILTER
+/* The same filter under the name "libvmaf", built when FFmpeg is built
+ * without libvmaf (configure makes the two conflict), so that scripts and
+ * tools calling libvmaf get this engine unchanged. It has libvmaf's class
+ * name, so option errors and log lines say "libvmaf". */
+FRAMESYNC_DEFINE_PURE_CLASS(libvmaf, "libvmaf", vmaf_hip, vmaf_hip_options);
+
+static int config_output_libvmaf(AVFilterLink *outlink)
+{
+    av_log(outlink->src, AV_LOG_INFO,
+           "libvmaf is provided by vmaf_hip (libvmaf 3.2.0 numbers, on a GPU when one "
+           "answers); this FFmpeg was built without libvmaf.\n");
+    return config_output(outlink);
+}
+
+static const AVFilterPad libvmaf_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output_libvmaf,
+    },
+};
+
+const FFFilter ff_vf_vmaf_hip_libvmaf = {
+    .p.name        = "libvmaf",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF between a distorted (main) and a reference input: vmaf_hip under libvmaf's name."),
+    .p.priv_class  = &libvmaf_class,
+    FILTER_OUTPUTS(libvmaf_outputs),
+    VMAF_HIP_FILTER_COMMON,
+};
+#endif
