@@ -205,5 +205,36 @@ else
     cat "$build/two-models.txt" 2>/dev/null || tail -5 "$build/two-models.log"
 fi
 
+# ---- libvmaf: this filter under libvmaf's name when FFmpeg has no libvmaf ----
+
+if grep -q '^#define CONFIG_LIBVMAF_FILTER 1' "$obj/config_components.h" 2>/dev/null; then
+    echo "libvmaf alias: skipped: this FFmpeg is built with the real libvmaf filter"
+else
+    dist="testsrc2=size=320x240:rate=25:duration=0.2,avgblur=2"
+    for f in vmaf_hip libvmaf; do
+        rm -f "$build/alias-$f.json"
+        "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$dist" -f lavfi -i "$src" \
+            -lavfi $f=log_fmt=json:log_path="$build/alias-$f.json" -f null - > "$build/alias-$f.log" 2>&1
+        echo "exit $?" >> "$build/alias-$f.log"
+        # The fps differs from run to run.
+        grep -v '"fps"' "$build/alias-$f.json" > "$build/alias-$f.cmp" 2>/dev/null
+        sed -n 's/^\[[^]]*\] //; /^VMAF score/p; /^exit /p' "$build/alias-$f.log" >> "$build/alias-$f.cmp"
+    done
+    if grep -q "^exit 0" "$build/alias-libvmaf.cmp" &&
+       grep -q '"vmaf": {' "$build/alias-libvmaf.cmp" && grep -q '^VMAF score: ' "$build/alias-libvmaf.cmp" &&
+       cmp -s "$build/alias-vmaf_hip.cmp" "$build/alias-libvmaf.cmp"; then
+        pass "libvmaf=log_fmt=json:log_path=... gives vmaf_hip's log and score"
+    else
+        fail "libvmaf=log_fmt=json:log_path=... gives vmaf_hip's log and score"
+        tail -5 "$build/alias-libvmaf.log"
+    fi
+    if grep -q "libvmaf is provided by vmaf_hip (libvmaf 3.2.0 numbers" "$build/alias-libvmaf.log" &&
+       ! grep -q "libvmaf is provided by" "$build/alias-vmaf_hip.log"; then
+        pass "libvmaf says at start-up that vmaf_hip provides it"
+    else
+        fail "libvmaf says at start-up that vmaf_hip provides it"
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

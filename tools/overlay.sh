@@ -42,6 +42,10 @@ patch)
         die "configure.patch does not apply to $tree"
     insert_before "$tree/libavfilter/allfilters.c" 'extern const FFFilter ff_vf_vmafmotion;' \
         'extern const FFFilter ff_vf_vmaf_hip;'
+    # vmaf_hip under the name libvmaf; configure builds it only when the
+    # real libvmaf filter is not built (configure.patch).
+    insert_before "$tree/libavfilter/allfilters.c" 'extern const FFFilter ff_vf_vmafmotion;' \
+        'extern const FFFilter ff_vf_vmaf_hip_libvmaf;'
     insert_before "$tree/libavfilter/Makefile" 'include $(SRC_PATH)/libavfilter/vulkan/Makefile' \
         'include $(SRC_PATH)/libavfilter/vmaf/Makefile'
     insert_before "$tree/tests/Makefile" 'include $(SRC_PATH)/tests/fate/filter-video.mak' \
