@@ -3,7 +3,9 @@
 #
 # Run from the repository root after `make` (make check does both). Uses the
 # full clip and reference set in ../shared when it is there, else the subset
-# the repository carries in tests/data and tests/ref.
+# the repository carries in tests/data and tests/ref. SHARED=<dir> uses
+# another set; SHARED= (empty) runs as a fresh clone does, without one.
+# A suite with nothing to run says "skipped:" and why.
 set -u
 
 top=$(pwd)
@@ -16,12 +18,19 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 
-if [ -d "$top/../shared/testdata" ] && [ -d "$top/../shared/reference/fullprecision" ]; then
-    data=$top/../shared/testdata
-    ref=$top/../shared/reference
+shared=${SHARED-$top/../shared}
+if [ -n "$shared" ] && [ -d "$shared/testdata" ] && [ -d "$shared/reference/fullprecision" ]; then
+    data=$shared/testdata
+    ref=$shared/reference
+    no_shared=""
 else
     data=$top/tests/data
     ref=$top/tests/ref
+    case $shared in
+    "")                no_shared="no ../shared (SHARED= given)" ;;
+    "$top/../shared")  no_shared="no ../shared" ;;
+    *)                 no_shared="no test set in $shared" ;;
+    esac
 fi
 echo "Test data: $data"
 echo "Reference: $ref"
@@ -36,7 +45,9 @@ build_test() {
 }
 
 count_results() {
-    # $1: output of a test program whose last line is "N passed, N failed..."
+    # $1: output of a test program whose last line is "N passed, N failed...";
+    # $2: the suite's name; $3: why it may have nothing to run. A suite that
+    # ran nothing says so with that reason (or fails when it has none).
     p=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
     f=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
     if [ -z "$p" ]; then
@@ -44,29 +55,40 @@ count_results() {
         return
     fi
     grep -E '^(FAIL|SKIP)' "$1"
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+        if [ -n "${3:-}" ]; then
+            echo "$2: skipped: $3"
+        else
+            fail "$2: ran nothing"
+        fi
+        return
+    fi
     passed=$((passed + p))
     failed=$((failed + f))
     echo "$2: $(tail -n1 "$1")"
 }
 
 run_unit() {
-    t=$1
-    shift
+    # $1: why it may have nothing to run ("" when it must run something)
+    why=$1 t=$2
+    shift 2
     if build_test $t; then
         "$build/$t" "$@" > "$build/$t.log" 2>&1
-        count_results "$build/$t.log" $t
+        count_results "$build/$t.log" $t "$why"
     else
         fail "$t (does not compile)"
     fi
 }
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
-run_unit vmaf_reference_test "$data" "$ref/fullprecision"
+run_unit "" vmaf_reference_test "$data" "$ref/fullprecision"
 # libvmaf's 6-decimal logs (runs that have no full-precision file): the
-# same printed digits.
+# same printed digits. Only the shared set has them.
 if [ -d "$ref/fullprecision" ] && build_test vmaf_reference_test; then
     "$build/vmaf_reference_test" "$data" "$ref" > "$build/sixdec.log" 2>&1
-    count_results "$build/sixdec.log" "vmaf_reference_test (6-decimal logs)"
+    why=${no_shared:+"$no_shared, which has libvmaf's 6-decimal logs"}
+    count_results "$build/sixdec.log" "vmaf_reference_test (6-decimal logs)" \
+        "${why:-no 6-decimal libvmaf logs in $ref}"
 fi
 # The same numbers with the work split over threads.
 if build_test vmaf_reference_test; then
@@ -78,8 +100,10 @@ need=""
 grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" && need="$need nv"
 grep -q '^#define CONFIG_HIP_AMD 1' "$obj/config.h" && need="$need amd"
 echo "GPU code objects built:${need:- none}"
-run_unit gpu_code_test $need
-run_unit log_format_test "$data" "$format_dir" "$build"
+why=""
+[ -n "$need" ] || why="no GPU code objects built (configure found neither nvcc nor hipcc)"
+run_unit "$why" gpu_code_test $need
+run_unit "" log_format_test "$data" "$format_dir" "$build"
 
 # ---- FATE: metadata of testsrc2 against a blurred copy ----
 
