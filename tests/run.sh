@@ -15,8 +15,9 @@ ffmpeg=$build/ffmpeg
 passed=0
 failed=0
 
-pass() { passed=$((passed + 1)); echo "PASS $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+# printf, not echo: dash's echo would turn the examples' \\: into \:.
+pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
 
 shared=${SHARED-$top/../shared}
 if [ -n "$shared" ] && [ -d "$shared/testdata" ] && [ -d "$shared/reference/fullprecision" ]; then
@@ -259,6 +260,149 @@ else
         fail "libvmaf says at start-up that vmaf_hip provides it"
     fi
 fi
+
+# ---- the README's and doc/filters.texi's examples, run as written ----
+#
+# Every build/ffmpeg and build/ffprobe command of README.md's sh blocks and
+# every ffmpeg and ffprobe command of doc/filters.texi's @example blocks runs
+# literally in a directory holding distorted.mkv and reference.mkv (and .y4m
+# copies), once for each codec (H.264, HEVC 10-bit, AV1, VP9), then for H.264
+# and AV1 in .mp4 with the .mkv names read as .mp4. The texi's bare "ffmpeg"
+# is build/ffmpeg through PATH. An example passes when
+# it exits with 0, prints a "VMAF score:" line (or, without a model, the
+# summary), and writes the log_path it names.
+
+examples=$build/examples
+rm -rf "$examples"
+mkdir -p "$examples/bin"
+ln -s "$build/ffmpeg" "$examples/bin/ffmpeg"
+ln -s "$build/ffprobe" "$examples/bin/ffprobe"
+
+# Commands of a sh block (README) or @example block (texi), one a line, with
+# continuation lines joined and texinfo's @{ @} @@ unescaped.
+awk '
+    /^```sh[[:space:]]*$/ { insh = 1; next }
+    /^```/ { insh = 0; next }
+    !insh || /^[[:space:]]*(#|$)/ { next }
+    {
+        l = $0
+        if (cmd != "") { sub(/^[[:space:]]+/, "", l); l = cmd " " l }
+        if (l ~ /\\$/) { sub(/[[:space:]]*\\$/, "", l); cmd = l; next }
+        cmd = ""
+        print l
+    }' "$top/README.md" > "$examples/readme.all"
+awk '
+    /^@example/ { inex = 1; next }
+    /^@end example/ { inex = 0; next }
+    !inex { next }
+    {
+        l = $0
+        if (cmd != "") { sub(/^[[:space:]]+/, "", l); l = cmd " " l }
+        if (l ~ /\\$/) { sub(/[[:space:]]*\\$/, "", l); cmd = l; next }
+        cmd = ""
+        gsub(/@\{/, "{", l); gsub(/@\}/, "}", l); gsub(/@@/, "@", l)
+        print l
+    }' "$top/doc/filters.texi" > "$examples/texi.all"
+grep -E '^build/ff(mpeg|probe) ' "$examples/readme.all" > "$examples/commands"
+grep -E '^ff(mpeg|probe) ' "$examples/texi.all" >> "$examples/commands"
+# README commands must say build/ffmpeg: a bare ffmpeg would be another one.
+if grep -E '^(ffmpeg|ffprobe) ' "$examples/readme.all"; then
+    fail "README examples call a bare ffmpeg/ffprobe instead of build/ffmpeg"
+fi
+if ! grep -q '^build/' "$examples/commands" || ! grep -q '^ff' "$examples/commands"; then
+    fail "examples: none found in README.md or doc/filters.texi (extraction broken?)"
+fi
+
+# Fixtures: 10 frames at 160x90, a good encode as the reference and a poor
+# one as the distorted video.
+make_fixtures() {
+    # $1: directory, $2: extension, $3: pixel format, $4...: encoder options;
+    # two "-crf"-style quality values are in $q_ref and $q_dist.
+    dir=$1 ext=$2 pixfmt=$3
+    shift 3
+    mkdir -p "$dir" && ln -s "$build" "$dir/build" || return 1
+    for role in reference distorted; do
+        if [ $role = reference ]; then q=$q_ref; else q=$q_dist; fi
+        # SVT_LOG=1: SVT-AV1 prints its banner at any -loglevel otherwise.
+        SVT_LOG=1 "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error \
+            -f lavfi -i testsrc2=size=160x90:rate=25 -frames:v 10 -pix_fmt "$pixfmt" \
+            "$@" $q "$dir/$role.$ext" > "$dir/make.log" 2>&1 &&
+        "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error -i "$dir/$role.$ext" \
+            -f yuv4mpegpipe -strict -1 "$dir/$role.y4m" >> "$dir/make.log" 2>&1 || {
+            tail -5 "$dir/make.log"
+            return 1
+        }
+    done
+}
+
+has_encoder() {
+    "$ffmpeg" -hide_banner -encoders < /dev/null 2>/dev/null | grep -q " $1 "
+}
+
+run_examples() {
+    # $1: fixture directory, $2: extension the examples' .mkv names are read as
+    dir=$1 ext=$2
+    while IFS= read -r cmd; do
+        [ "$ext" = mkv ] || cmd=$(printf '%s\n' "$cmd" | sed "s/\.mkv\b/.$ext/g")
+        logs=$(printf '%s\n' "$cmd" | sed -n 's/.*log_path=\([^: "'\'']*\).*/\1/p')
+        for l in $logs; do rm -f "$dir/$l"; done
+        (cd "$dir" && PATH="$examples/bin:$PATH" sh -c "$cmd" < /dev/null > out.txt 2> err.txt)
+        rc=$?
+        why=""
+        if [ $rc -ne 0 ]; then
+            why="exit status $rc"
+        elif ! grep -Eq 'Scored [1-9][0-9]* of' "$dir/err.txt"; then
+            why="no summary"
+        elif ! printf '%s\n' "$cmd" | grep -Eq 'model=(:|"|$| )' &&
+             ! grep -q 'VMAF score: ' "$dir/err.txt"; then
+            why="no 'VMAF score:' line"
+        elif printf '%s\n' "$cmd" | grep -Eq '^(build/)?ffprobe ' &&
+             ! grep -q '^frame,' "$dir/out.txt"; then
+            why="no frame tags printed"
+        fi
+        for l in $logs; do
+            [ -n "$why" ] || [ -s "$dir/$l" ] || why="no $l written"
+        done
+        if [ -z "$why" ]; then
+            pass "example ($(basename "$dir"), .$ext): $cmd"
+        else
+            fail "example ($(basename "$dir"), .$ext): $cmd: $why"
+            tail -3 "$dir/err.txt"
+        fi
+    done < "$examples/commands"
+}
+
+# name, extension, pixel format, encoder and its options
+while read -r name ext pixfmt enc opts; do
+    case $enc in
+    libsvtav1) has_encoder libsvtav1 || enc=libaom-av1 opts="-cpu-used 8 -row-mt 1" ;;
+    esac
+    if ! has_encoder "$enc"; then
+        echo "examples ($name): skipped: this ffmpeg has no $enc encoder (a SMALL=1 build?)"
+        continue
+    fi
+    case $enc in
+    libvpx-vp9|libaom-av1) q_ref="-crf 4 -b:v 0" q_dist="-crf 60 -b:v 0" ;;
+    libsvtav1)             q_ref="-crf 4" q_dist="-crf 60" ;;
+    *)                     q_ref="-crf 4" q_dist="-crf 45" ;;
+    esac
+    if ! make_fixtures "$examples/$name" "$ext" "$pixfmt" -c:v "$enc" $opts; then
+        fail "examples ($name): cannot make the $ext fixtures with $enc"
+        continue
+    fi
+    run_examples "$examples/$name" "$ext"
+done <<EOF_CODECS
+h264-8bit       mkv yuv420p     libx264     -preset ultrafast
+hevc-10bit      mkv yuv420p10le libx265     -preset ultrafast -x265-params log-level=error
+av1-8bit        mkv yuv420p     libsvtav1   -preset 12
+vp9-8bit        mkv yuv420p     libvpx-vp9  -deadline realtime -cpu-used 8
+h264-8bit-mp4   mp4 yuv420p     libx264     -preset ultrafast
+av1-8bit-mp4    mp4 yuv420p     libsvtav1   -preset 12
+EOF_CODECS
+
+# ---- semi-planar and high-bit-packed inputs score as planar YUV ----
+
+. "$top/tests/formats.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
