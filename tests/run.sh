@@ -343,6 +343,15 @@ run_examples() {
     # $1: fixture directory, $2: extension the examples' .mkv names are read as
     dir=$1 ext=$2
     while IFS= read -r cmd; do
+        case $cmd in
+        *"-hwaccel cuda"*)
+            # NVDEC examples need an NVIDIA GPU (tools/gpu-hwframes.sh runs them there).
+            if ! "$ffmpeg" -hide_banner -v quiet -init_hw_device cuda -f lavfi -i nullsrc=d=0.04 \
+                   -f null - < /dev/null > /dev/null 2>&1; then
+                echo "example ($(basename "$dir"), .$ext): skipped: no CUDA device: $cmd"
+                continue
+            fi ;;
+        esac
         [ "$ext" = mkv ] || cmd=$(printf '%s\n' "$cmd" | sed "s/\.mkv\b/.$ext/g")
         logs=$(printf '%s\n' "$cmd" | sed -n 's/.*log_path=\([^: "'\'']*\).*/\1/p')
         for l in $logs; do rm -f "$dir/$l"; done
@@ -406,6 +415,22 @@ EOF_CODECS
 # ---- semi-planar and high-bit-packed inputs score as planar YUV ----
 
 . "$top/tests/formats.sh"
+
+# ---- the encoder-tuning tools: CRF sweep, target search, plots ----
+
+sh "$top/tests/workflows.sh" "$ffmpeg" > "$build/workflows.log" 2>&1
+while IFS= read -r line; do
+    case $line in
+    "PASS "*) pass "workflows: ${line#PASS }" ;;
+    "FAIL "*) fail "workflows: ${line#FAIL }" ;;
+    "SKIP "*) echo "workflows: skipped: ${line#SKIP }" ;;
+    esac
+done < "$build/workflows.log"
+grep -q '^PASS ' "$build/workflows.log" || { fail "workflows: no check ran"; tail -5 "$build/workflows.log"; }
+
+# ---- the build: nothing to do when nothing changed; the remembered configuration ----
+
+. "$top/tests/build.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

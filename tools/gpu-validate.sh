@@ -37,10 +37,10 @@ log_compare() { # name file w h pix_fmt ref dis options
             -f null - 2> "$out/$1.$b.err" || { echo "FAIL $1 backend=$b"; cat "$out/$1.$b.err"; status=1; }
         grep -v '"fps"\|"backends"' "$out/$1.$b.json" > "$out/$1.$b.cmp"
     done
-    if cmp -s "$out/$1.hip.cmp" "$out/$1.cpu.cmp"; then
+    if cmp -s "$out/$1.hip.cmp" "$out/$1.cpu.cmp" && grep -q '"frameNum"' "$out/$1.cpu.cmp"; then
         echo "PASS $1: identical logs ($(grep -c '"frameNum"' "$out/$1.cpu.cmp") frames); $(grep '"backends"' "$out/$1.hip.json" | tr -s ' ')"
     else
-        echo "FAIL $1: logs differ"; diff "$out/$1.hip.cmp" "$out/$1.cpu.cmp" | head -5; status=1
+        echo "FAIL $1: logs differ or are empty"; diff "$out/$1.hip.cmp" "$out/$1.cpu.cmp" | head -5; status=1
     fi
 }
 log_compare src01_8bit src01_hrc00_576x324_3f.yuv 576 324 yuv420p src01_hrc00_576x324_3f.yuv src01_hrc01_576x324_3f.yuv ":feature=name=psnr"
