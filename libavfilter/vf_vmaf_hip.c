@@ -97,6 +97,9 @@ typedef struct VMAFHIPContext {
     int64_t frames_in[2];       ///< frames received per input, for the summary
     int64_t last_ref_pts;
     int warned_misaligned, warned_repeated;
+    int ref_started;                ///< a reference frame has come
+    int64_t skipped_before_ref;     ///< distorted frames before the reference's first
+    int64_t nb_emitted;             ///< scored frames that have left the filter
 
     /* Per picture as the engine numbers them: [0] reference, [1] distorted. */
     enum AVPixelFormat sw_format[2];    ///< of the samples (hardware frames: their sw_format)
@@ -135,6 +138,21 @@ static const AVOption vmaf_hip_options[] = {
 };
 
 FRAMESYNC_DEFINE_CLASS(vmaf_hip, VMAFHIPContext, fs);
+
+/*
+ * Only complete pairs are scored by default: eof_action=endall ends the
+ * scoring at the end of the shorter input, where framesync's default
+ * (repeat) would pair the longer input's frames with a stale last frame of
+ * the other (a reference cut short by 'q', a distorted input that ends
+ * early). eof_action=repeat and eof_action=pass remain available.
+ */
+static int preinit(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret = vmaf_hip_framesync_preinit(ctx);
+    s->fs.opt_eof_action = EOF_ACTION_ENDALL;
+    return ret;
+}
 
 /* Planar YUV as libvmaf reads it, semi-planar (NV12...) and high-bit-packed
  * (P010...) as decoders and hardware give it, unpacked where the engine
@@ -216,6 +234,8 @@ static int emit_ready(AVFilterContext *ctx)
             attach_scores(s, p.frame, p.index);
         if ((ret = ff_filter_frame(ctx->outputs[0], p.frame)) < 0)
             return ret;
+        if (p.index >= 0)
+            s->nb_emitted = p.index + 1;
     }
     return 0;
 }
@@ -291,6 +311,33 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
     return 0;
 }
 
+/*
+ * Every frame must be what the links were configured with: a size or format
+ * that changes inside the graph (scale with eval=frame, say) would be read
+ * out of bounds, or scored as the wrong picture.
+ */
+static int check_frame(AVFilterContext *ctx, const AVFrame *frame, int input)
+{
+    VMAFHIPContext *s = ctx->priv;
+    /* input 0 is the distorted picture, which the engine numbers 1. */
+    enum AVPixelFormat want = s->sw_format[!input], sw = frame->format;
+    const char *want_name = av_get_pix_fmt_name(want), *sw_name;
+
+    if (frame->format == AV_PIX_FMT_CUDA && frame->hw_frames_ctx)
+        sw = ((const AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
+    if (frame->width == s->geo.width && frame->height == s->geo.height && sw == want)
+        return 0;
+    sw_name = av_get_pix_fmt_name(sw);
+    av_log(ctx, AV_LOG_ERROR,
+           "A %s frame is %dx%d %s, but the stream started as %dx%d %s: the size or format "
+           "changed inside the filtergraph, which vmaf_hip does not follow. Scale and convert "
+           "both inputs to one fixed size and format before it (e.g. scale=%d:%d,format=%s).\n",
+           input ? "reference" : "distorted", frame->width, frame->height,
+           sw_name ? sw_name : "none", s->geo.width, s->geo.height, want_name,
+           s->geo.width, s->geo.height, want_name);
+    return AVERROR(EINVAL);
+}
+
 /* framesync pairs frames by timestamp: say so once when the pairs it makes
  * are probably not what the user meant (offset inputs, other frame rates). */
 static void warn_sync(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
@@ -332,8 +379,17 @@ static int do_vmaf(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
+    if ((ret = check_frame(ctx, dist, 0)) < 0 || (ref && (ret = check_frame(ctx, ref, 1)) < 0)) {
+        av_frame_free(&dist);
+        return ret;
+    }
 
-    if (!ref || s->flushed) {
+    if (!ref && !s->ref_started && !s->flushed) {
+        /* The reference starts later: no pair yet. */
+        s->skipped_before_ref++;
+        p.frame = dist;
+        p.index = -1;
+    } else if (!ref || s->flushed) {
         /* The reference has ended (eof_action=pass): finish the scored
          * frames and pass the rest through unscored. */
         if ((ret = flush_engine(ctx)) < 0) {
@@ -352,6 +408,14 @@ static int do_vmaf(FFFrameSync *fs)
             s->start_time   = av_gettime_relative();
             s->last_ref_pts = AV_NOPTS_VALUE;
         }
+        if (!s->ref_started && s->skipped_before_ref)
+            av_log(ctx, AV_LOG_WARNING,
+                   "The reference starts later than the distorted input: the first %"PRId64" "
+                   "distorted frame%s had no reference frame and %s not scored. If the inputs "
+                   "should start together, align them (e.g. setpts=PTS-STARTPTS on both).\n",
+                   s->skipped_before_ref, s->skipped_before_ref == 1 ? "" : "s",
+                   s->skipped_before_ref == 1 ? "was" : "were");
+        s->ref_started = 1;
         warn_sync(ctx, dist, ref);
         if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0)) < 0 ||
             (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1)) < 0) {
@@ -622,6 +686,19 @@ static int activate(AVFilterContext *ctx)
      * successor get their final scores and leave before the EOF is seen
      * downstream (queued frames are consumed before a link's status). */
     if (s->fs.eof && s->engine && !s->flushed) {
+        for (int i = 0; i < 2; i++) {
+            if (s->frames_in[i])
+                continue;
+            av_log(ctx, AV_LOG_ERROR, "The %s input (input %d) ended without a single frame: "
+                   "nothing to score.\n", i ? "reference" : "main (distorted)", i);
+            return AVERROR(EINVAL);
+        }
+        if (s->frames_in[0] != s->frames_in[1] && s->fs.opt_eof_action == EOF_ACTION_ENDALL)
+            av_log(ctx, AV_LOG_WARNING,
+                   "The inputs differ in length (main: %"PRId64" frames in, reference: %"PRId64
+                   "): scoring stopped at the end of the shorter one, only complete pairs are "
+                   "scored (eof_action=repeat would repeat its last frame, as libvmaf does).\n",
+                   s->frames_in[0], s->frames_in[1]);
         if ((ret = flush_engine(ctx)) < 0)
             return ret;
         return emit_ready(ctx);
@@ -633,7 +710,7 @@ static void print_summary(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     const FFVmafFeatureCollector *fc = ff_vmaf_engine_results(s->engine);
-    unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
+    unsigned pushed = ff_vmaf_engine_nb_frames(s->engine);
     unsigned scored = (pushed + s->n_subsample - 1) / s->n_subsample;
     int nb_keys = ff_vmaf_collector_nb_keys(fc);
     char line[4096] = "", backends[1024];
@@ -675,6 +752,18 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     if (s->engine && ff_vmaf_engine_nb_pushed(s->engine)) {
         flush_engine(ctx);
+        /* The output ended first (-frames:v, a trim after the filter, 'q'):
+         * the log and the pooled scores hold exactly the frames that left
+         * the filter, each with its final values, so they agree with the
+         * metadata and do not depend on how far the inputs were read. */
+        if (s->nb_emitted < ff_vmaf_engine_nb_pushed(s->engine)) {
+            av_log(ctx, AV_LOG_INFO, "The output ended after %"PRId64" frames; the %u frame%s "
+                   "read past them %s not pooled or logged.\n", s->nb_emitted,
+                   ff_vmaf_engine_nb_pushed(s->engine) - (unsigned)s->nb_emitted,
+                   ff_vmaf_engine_nb_pushed(s->engine) - s->nb_emitted == 1 ? "" : "s",
+                   ff_vmaf_engine_nb_pushed(s->engine) - s->nb_emitted == 1 ? "is" : "are");
+            ff_vmaf_engine_limit_frames(s->engine, s->nb_emitted);
+        }
         print_summary(ctx);
         if (s->log_file) {
             double secs = (s->end_time - s->start_time) / 1e6;
@@ -720,7 +809,7 @@ static const AVFilterPad vmaf_hip_outputs[] = {
 #define VMAF_HIP_FILTER_COMMON                                  \
     .p.flags       = AVFILTER_FLAG_METADATA_ONLY,               \
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,             \
-    .preinit       = vmaf_hip_framesync_preinit,                \
+    .preinit       = preinit,                                   \
     .init          = init,                                      \
     .uninit        = uninit,                                    \
     .activate      = activate,                                  \

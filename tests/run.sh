@@ -416,6 +416,10 @@ EOF_CODECS
 
 . "$top/tests/formats.sh"
 
+# ---- stream timing: late, early, empty and resized inputs; an output that ends first ----
+
+. "$top/tests/timing.sh"
+
 # ---- the encoder-tuning tools: CRF sweep, target search, plots ----
 
 sh "$top/tests/workflows.sh" "$ffmpeg" > "$build/workflows.log" 2>&1

@@ -17,6 +17,7 @@
  */
 
 
+#include <limits.h>
 #include <string.h>
 
 #include "libavutil/avstring.h"
@@ -39,6 +40,7 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
     e->log_ctx = log_ctx;
     e->step    = 1;
     e->gpu_fail_at = -1;
+    e->frame_limit = UINT_MAX;
     if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
         av_free(e);
         return ret;
@@ -400,6 +402,16 @@ unsigned ff_vmaf_engine_nb_pushed(const FFVmafEngine *e)
     return e->nb_pushed;
 }
 
+void ff_vmaf_engine_limit_frames(FFVmafEngine *e, unsigned n)
+{
+    e->frame_limit = n;
+}
+
+unsigned ff_vmaf_engine_nb_frames(const FFVmafEngine *e)
+{
+    return FFMIN(e->nb_pushed, e->frame_limit);
+}
+
 unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)
 {
     if (e->flushed)
@@ -419,7 +431,7 @@ int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
     for (int k = 0; k < nb_keys; k++) {
         const char *name = ff_vmaf_collector_key(e->fc, k);
         if (!strcmp(name, key) || !strcmp(ff_vmaf_feature_alias(name), key))
-            return ff_vmaf_pool(e->fc, k, method, e->nb_pushed, e->step, result);
+            return ff_vmaf_pool(e->fc, k, method, ff_vmaf_engine_nb_frames(e), e->step, result);
     }
     return AVERROR(ENOENT);
 }
@@ -432,7 +444,7 @@ int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
         .width     = e->geo.width,
         .height    = e->geo.height,
         .fps       = fps,
-        .nb_frames = e->nb_pushed,
+        .nb_frames = ff_vmaf_engine_nb_frames(e),
         .step      = e->step,
         .version   = FF_VMAF_REFERENCE_VERSION,
     };

@@ -101,6 +101,13 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
 int ff_vmaf_engine_flush(FFVmafEngine *e);
 
 unsigned ff_vmaf_engine_nb_pushed(const FFVmafEngine *e);
+/**
+ * Pool and log frames [0, n) only (frames pushed after the last one that
+ * left the filter, say); before the pooling and the log.
+ */
+void ff_vmaf_engine_limit_frames(FFVmafEngine *e, unsigned n);
+/** Frames pooled and logged: those pushed, up to the limit. */
+unsigned ff_vmaf_engine_nb_frames(const FFVmafEngine *e);
 /** Frames [0, n) have all their values. */
 unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e);
 /** Whether frame index is scored (n_subsample) and so has values. */

@@ -53,6 +53,7 @@ struct FFVmafEngine {
 
     unsigned step;              ///< n_subsample
     unsigned nb_pushed;
+    unsigned frame_limit;       ///< frames [0, n) are pooled and logged (UINT_MAX: all)
     int configured, flushed;
 
     /* GPU backend (engine_gpu.c) */

@@ -1,0 +1,98 @@
+# Sourced by tests/run.sh (uses $ffmpeg, $build, pass, fail).
+# Stream timing: inputs that start late or end early, a size change inside
+# the graph, an input without frames, an output that ends first. Only
+# complete pairs are scored, nothing silently, and no logged value depends
+# on how far the inputs were read.
+
+timing=$build/timing
+mkdir -p "$timing"
+src="testsrc2=size=160x90:rate=25:duration=1"
+t_ffmpeg() { # name args...: runs ffmpeg, keeps its log and status
+    n=$1; shift
+    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$timing/$n.log" 2>&1
+    echo $? > "$timing/$n.rc"
+}
+t_ok()   { [ "$(cat "$timing/$1.rc")" = 0 ]; }
+t_says() { grep -q -- "$2" "$timing/$1.log"; }
+
+# A reference that starts one frame late: scored from the first pair, with a warning.
+t_ffmpeg late -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v]noise=alls=6:allf=t[d];[1:v]setpts=PTS+1[r];[d][r]vmaf_hip"
+if t_ok late && t_says late "Scored 24 of 24 frame pairs" &&
+   t_says late "first 1 distorted frame had no reference frame and was not scored" &&
+   t_says late "VMAF score: "; then
+    pass "timing: a reference that starts late is scored from the first pair, with a warning"
+else
+    fail "timing: a reference that starts late"; tail -3 "$timing/late.log"
+fi
+
+# A distorted input shorter than the reference is not padded with its last frame.
+t_ffmpeg short_dis -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.2" -f lavfi -i "$src" \
+    -lavfi "[0:v][1:v]vmaf_hip"
+if t_ok short_dis && t_says short_dis "Scored 5 of 5 frame pairs" &&
+   t_says short_dis "only complete pairs are scored"; then
+    pass "timing: a short distorted input ends the scoring, with a warning"
+else
+    fail "timing: a short distorted input"; grep -i "scored\|warn" "$timing/short_dis.log" | head -3
+fi
+
+# A reference that ends early (as after 'q'): no distorted frame against a stale reference.
+t_ffmpeg short_ref -f lavfi -i "$src" -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.2" \
+    -lavfi "[0:v][1:v]vmaf_hip"
+if t_ok short_ref && t_says short_ref "Scored 5 of 5 frame pairs" &&
+   t_says short_ref "only complete pairs are scored"; then
+    pass "timing: a reference that ends early ends the scoring (no stale reference)"
+else
+    fail "timing: a reference that ends early"; grep -i "scored\|warn" "$timing/short_ref.log" | head -3
+fi
+# ... unless asked for libvmaf's padding.
+t_ffmpeg repeat -f lavfi -i "$src" -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.2" \
+    -lavfi "[0:v][1:v]vmaf_hip=eof_action=repeat"
+if t_ok repeat && t_says repeat "Scored 25 of 25 frame pairs"; then
+    pass "timing: eof_action=repeat still repeats the reference's last frame"
+else
+    fail "timing: eof_action=repeat"; grep -i "scored" "$timing/repeat.log" | head -3
+fi
+
+# An input without a single frame is an error.
+t_ffmpeg empty -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[1:v]trim=start_frame=100[r];[0:v][r]vmaf_hip"
+if ! t_ok empty && t_says empty "The reference input (input 1) ended without a single frame"; then
+    pass "timing: an input without frames is an error that says so"
+else
+    fail "timing: an input without frames (exit $(cat "$timing/empty.rc"))"; tail -3 "$timing/empty.log"
+fi
+
+# A size change inside the graph is an error, not an overflow or a wrong score.
+t_ffmpeg resize -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "[0:v]scale=w='if(gt(n\,3)\,144\,160)':h=90:eval=frame[d];[d][1:v]vmaf_hip"
+if ! t_ok resize && t_says resize "A distorted frame is 144x90 yuv420p, but the stream started as 160x90 yuv420p"; then
+    pass "timing: a size change inside the graph is an error that says what to do"
+else
+    fail "timing: a size change inside the graph (exit $(cat "$timing/resize.rc"))"; tail -3 "$timing/resize.log"
+fi
+
+# The output ends first (a trim after the filter): the log holds exactly the
+# frames that left the filter (as many as carry metadata), each with the
+# values of the full run: none computed as if the stream ended there.
+long="testsrc2=size=160x90:rate=25:duration=0.8"
+t_ffmpeg full -f lavfi -i "$long" -f lavfi -i "$long" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/full.json"
+t_ffmpeg cut -f lavfi -i "$long" -f lavfi -i "$long" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/cut.json,metadata=mode=print:file=$timing/cut.meta,trim=end_frame=8"
+if t_ok full && t_ok cut && python3 - "$timing/full.json" "$timing/cut.json" "$timing/cut.meta" <<'EOF_PY'
+import json, sys
+full, cut = (json.load(open(f)) for f in sys.argv[1:3])
+meta = sum(1 for l in open(sys.argv[3]) if l.startswith('frame:'))
+frames = cut['frames']
+assert len(frames) == meta and 8 <= meta < len(full['frames']), (len(frames), meta)
+for f in frames:
+    assert f == full['frames'][f['frameNum']], f['frameNum']
+mean = sum(f['metrics']['vmaf'] for f in frames) / len(frames)
+assert abs(cut['pooled_metrics']['vmaf']['mean'] - mean) < 1e-5  # of the 6-decimal values
+EOF_PY
+then
+    pass "timing: an output that ends first logs exactly the frames that left, with their full-run values"
+else
+    fail "timing: an output that ends first"; tail -3 "$timing/cut.log"
+fi
