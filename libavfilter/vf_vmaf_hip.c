@@ -26,10 +26,22 @@
  * the end.
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "config.h"
 #include "config_components.h"
+
+#if HAVE_DIRENT_H
+#include <dirent.h>
+#endif
+#if HAVE_UNISTD_H
+#include <unistd.h>
+#endif
 
 #include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
@@ -37,8 +49,10 @@
 #include "libavutil/fifo.h"
 #include "libavutil/file_open.h"
 #include "libavutil/hwcontext.h"
+#include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "libavutil/time.h"
 #include "libavutil/timestamp.h"
 #include "libavutil/mathematics.h"
@@ -88,6 +102,13 @@ typedef struct VMAFHIPContext {
 
     FFVmafEngine *engine;
     FILE *log_file;
+    /* The log is written into log_tmp, beside log_final, and renamed over
+     * it once complete: a run that fails or is killed keeps the previous
+     * log. log_tmp is NULL when log_final is written directly (a device,
+     * a pipe). */
+    char *log_final;            ///< log_path, or the file its symlink names
+    char *log_tmp;
+    int log_done;               ///< written, or given up
     enum FFVmafLogFormat log_format;
     enum FFVmafPoolMethod pool_method;
     FFVmafGeometry geo;
@@ -238,6 +259,238 @@ static int emit_ready(AVFilterContext *ctx)
             s->nb_emitted = p.index + 1;
     }
     return 0;
+}
+
+/* Logs written by earlier instances of the filter in this process: ffmpeg
+ * re-creates the filter graph when an input's resolution changes, and the
+ * new instance must not replace the log of the frames before. */
+static AVMutex written_logs_lock = AV_MUTEX_INITIALIZER;
+static struct {
+    char *path;
+    int parts;
+} written_logs[32];
+
+/* 1 for the first log written to path in this process, 2 for the next... */
+static int claim_log_part(const char *path)
+{
+    int part = 1, i;
+
+    ff_mutex_lock(&written_logs_lock);
+    for (i = 0; i < FF_ARRAY_ELEMS(written_logs) && written_logs[i].path; i++)
+        if (!strcmp(written_logs[i].path, path))
+            break;
+    if (i < FF_ARRAY_ELEMS(written_logs)) {
+        if (!written_logs[i].path)
+            written_logs[i].path = av_strdup(path);
+        if (written_logs[i].path)
+            part = ++written_logs[i].parts;
+    }
+    ff_mutex_unlock(&written_logs_lock);
+    return part;
+}
+
+/* "dir/vmaf.json" -> "dir/vmaf.part2.json" */
+static char *log_part_name(const char *path, int part)
+{
+    const char *base = strrchr(path, '/'), *dot;
+
+    base = base ? base + 1 : path;
+    dot  = strrchr(base, '.');
+    if (!dot || dot == base)
+        return av_asprintf("%s.part%d", path, part);
+    return av_asprintf("%.*s.part%d%s", (int)(dot - path), path, part, dot);
+}
+
+/*
+ * Whether this process has the file st describes open. When ffmpeg
+ * configures the graph that scores them, its inputs are open: a log_path
+ * naming one would replace it. Only where /proc/self/fd lists the open
+ * files (Linux); elsewhere the temporary file at least keeps the input
+ * intact until it has been read.
+ */
+static int is_open_in_process(const struct stat *st)
+{
+    int found = 0;
+#if HAVE_DIRENT_H
+    DIR *dir = opendir("/proc/self/fd");
+    struct dirent *de;
+
+    if (!dir)
+        return 0;
+    while (!found && (de = readdir(dir))) {
+        char fd_path[300];
+        struct stat fd_st;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%s", de->d_name);
+        found = !stat(fd_path, &fd_st) && fd_st.st_dev == st->st_dev &&
+                fd_st.st_ino == st->st_ino;
+    }
+    closedir(dir);
+#endif
+    return found;
+}
+
+/*
+ * Create the log's temporary file beside log_path, so that an unwritable
+ * path fails before any frame, and log_path itself is only replaced once
+ * the log is complete.
+ */
+static int open_log(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    struct stat st;
+    int fd = -1, pid = 0, ret;
+
+#if HAVE_LSTAT
+    /* The target of a symlink gets the log, as it did when the path was
+     * opened for writing; the link stays. */
+    if (!lstat(s->log_path, &st) && S_ISLNK(st.st_mode)) {
+        char *target = realpath(s->log_path, NULL);
+        if (target) {
+            s->log_final = av_strdup(target);
+            free(target);
+            if (!s->log_final)
+                return AVERROR(ENOMEM);
+        }
+    }
+#endif
+    if (!s->log_final && !(s->log_final = av_strdup(s->log_path)))
+        return AVERROR(ENOMEM);
+
+    if (!stat(s->log_final, &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: it is a "
+                   "directory.\n", s->log_path);
+            return AVERROR(EISDIR);
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* A device or a pipe keeps nothing to protect, and a file
+             * renamed over it would replace it: write it directly. */
+            if (!(s->log_file = avpriv_fopen_utf8(s->log_final, "w"))) {
+                ret = AVERROR(errno);
+                av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+                       s->log_path, av_err2str(ret));
+                return ret;
+            }
+            return 0;
+        }
+        if (is_open_in_process(&st)) {
+            av_log(ctx, AV_LOG_ERROR, "log_path '%s' is a file this process has open (one of "
+                   "the inputs?): the log would replace it. Choose another log_path.\n",
+                   s->log_path);
+            return AVERROR(EINVAL);
+        }
+    }
+
+#if HAVE_UNISTD_H
+    pid = getpid();
+#endif
+    /* O_EXCL: never write into a file someone else is writing (another
+     * instance of the filter, a left-over of a killed run). */
+    for (int n = 0; n < 100 && fd < 0; n++) {
+        av_freep(&s->log_tmp);
+        s->log_tmp = n ? av_asprintf("%s.tmp-%d-%d", s->log_final, pid, n)
+                       : av_asprintf("%s.tmp-%d", s->log_final, pid);
+        if (!s->log_tmp)
+            return AVERROR(ENOMEM);
+        fd = avpriv_open(s->log_tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0 || !(s->log_file = fdopen(fd, "w"))) {
+        ret = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: cannot create "
+               "the file '%s' beside it: %s.\n", s->log_path, s->log_tmp, av_err2str(ret));
+        if (fd >= 0) {
+            close(fd);
+            remove(s->log_tmp);
+        }
+        av_freep(&s->log_tmp);
+        return ret;
+    }
+    return 0;
+}
+
+/* Drop the log: close it, and remove its temporary file. */
+static void discard_log(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+
+    if (s->log_file)
+        fclose(s->log_file);
+    s->log_file = NULL;
+    if (s->log_tmp)
+        remove(s->log_tmp);
+    av_freep(&s->log_tmp);
+    s->log_done = 1;
+}
+
+/*
+ * Write the log into its temporary file and rename it over log_path. A
+ * failure keeps the previous log and is returned.
+ */
+static int finish_log(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    unsigned pushed;
+    double secs, fps;
+    char *dst = NULL;
+    int part, ret;
+
+    if (!s->log_file || s->log_done)
+        return 0;
+    if (!(pushed = ff_vmaf_engine_nb_pushed(s->engine))) {
+        discard_log(ctx);
+        return 0;
+    }
+    s->log_done = 1;
+    secs = (s->end_time - s->start_time) / 1e6;
+    fps  = secs > 0 ? pushed / secs : 0.0;
+    ret  = ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps);
+    if (ret >= 0 && fflush(s->log_file))
+        ret = AVERROR(errno);
+#if HAVE_UNISTD_H
+    /* On the disk before the rename: a crash then leaves the old log or
+     * the new one, never a part. */
+    if (ret >= 0 && s->log_tmp && fsync(fileno(s->log_file)))
+        ret = AVERROR(errno);
+#endif
+    if (fclose(s->log_file) && ret >= 0)
+        ret = AVERROR(errno);
+    s->log_file = NULL;
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Error writing the log to '%s': %s.%s\n",
+               s->log_tmp ? s->log_tmp : s->log_final, av_err2str(ret),
+               s->log_tmp ? " The previous log_path is kept." : "");
+        discard_log(ctx);
+        return ret;
+    }
+    if (!s->log_tmp)
+        return 0;
+
+    if ((part = claim_log_part(s->log_final)) > 1) {
+        if (!(dst = log_part_name(s->log_final, part))) {
+            discard_log(ctx);
+            return AVERROR(ENOMEM);
+        }
+        av_log(ctx, AV_LOG_WARNING, "An earlier instance of this filter wrote log_path '%s': "
+               "ffmpeg re-created the filter graph (an input's resolution changed, say), so "
+               "this instance scored only the frames from there on; writing this part's log "
+               "to '%s' to keep the earlier one. For one log of the whole stream, give the "
+               "filter one size (a scale filter before it) and add -reinit_filter 0 before "
+               "the input.\n", s->log_final, dst);
+    }
+    if (rename(s->log_tmp, dst ? dst : s->log_final)) {
+        ret = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "Cannot put the log in place: renaming '%s' to '%s' "
+               "failed: %s.\n", s->log_tmp, dst ? dst : s->log_final, av_err2str(ret));
+        discard_log(ctx);
+    } else {
+        av_freep(&s->log_tmp);
+    }
+    av_free(dst);
+    return ret;
 }
 
 static int flush_engine(AVFilterContext *ctx)
@@ -481,16 +734,9 @@ static av_cold int init(AVFilterContext *ctx)
     if ((ret = ff_vmaf_engine_parse_features(s->engine, s->feature_cfg)) < 0)
         return ret;
 
-    /* Open the log now so a bad path fails before any frame is scored. */
-    if (s->log_path) {
-        s->log_file = avpriv_fopen_utf8(s->log_path, "w");
-        if (!s->log_file) {
-            ret = AVERROR(errno);
-            av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-                   s->log_path, av_err2str(ret));
-            return ret;
-        }
-    }
+    /* Create the log's file now so a bad path fails before any frame. */
+    if (s->log_path && (ret = open_log(ctx)) < 0)
+        return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     s->host[0] = av_frame_alloc();
@@ -765,16 +1011,11 @@ static av_cold void uninit(AVFilterContext *ctx)
             ff_vmaf_engine_limit_frames(s->engine, s->nb_emitted);
         }
         print_summary(ctx);
-        if (s->log_file) {
-            double secs = (s->end_time - s->start_time) / 1e6;
-            double fps  = secs > 0 ? ff_vmaf_engine_nb_pushed(s->engine) / secs : 0.0;
-            if (ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps) < 0)
-                av_log(ctx, AV_LOG_ERROR, "Error writing the log to '%s'.\n", s->log_path);
-        }
+        finish_log(ctx);
     }
-    if (s->log_file && fclose(s->log_file))
-        av_log(ctx, AV_LOG_ERROR, "Error closing the log '%s'.\n", s->log_path);
-    s->log_file = NULL;
+    /* Nothing scored, or the log failed: the previous log stays. */
+    discard_log(ctx);
+    av_freep(&s->log_final);
 
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);

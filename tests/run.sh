@@ -436,5 +436,6 @@ grep -q '^PASS ' "$build/workflows.log" || { fail "workflows: no check ran"; tai
 
 . "$top/tests/build.sh"
 
+. "$top/tests/robust_logs.sh"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

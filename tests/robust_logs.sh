@@ -1,0 +1,118 @@
+# Sourced by tests/run.sh (uses $ffmpeg, $build, $top, pass, fail, expect_error).
+# The log file and the names in it: a log is replaced only by a complete one,
+# a failed write fails the run, logs are byte-identical for any thread count
+# and n_subsample, names that collide or cannot be written are refused
+# before the first frame, and the messages for a model's unknown feature and
+# an oversized CAMBI window name what to change.
+
+rl=$build/robust-logs
+rm -rf "$rl"
+mkdir -p "$rl"
+rl_src="testsrc2=size=320x240:rate=25:duration=0.2"
+
+# rl_run <stderr file> <ffmpeg args...>: the filter's run; its status is in $rl_rc.
+rl_run() {
+    out=$1
+    shift
+    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$out" 2>&1
+    rl_rc=$?
+}
+
+# rl_no_temp <log_path>: no temporary file of the log is left beside it.
+rl_no_temp() {
+    ! ls "$1".tmp-* > /dev/null 2>&1
+}
+
+# ---- 1. the log is replaced only by a complete one ----
+
+# A run that fails before its first frame (inputs of different sizes)
+# keeps the log of the previous run.
+log=$rl/setup-fail.json
+echo previous > "$log"
+rl_run "$rl/setup-fail.err" -f lavfi -i "$rl_src" -f lavfi -i "testsrc2=size=352x288:rate=25:duration=0.2" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json:log_path=$log"
+if [ $rl_rc -ne 0 ] && [ "$(cat "$log")" = previous ] && rl_no_temp "$log"; then
+    pass "log: a run that fails set-up keeps the previous log"
+else
+    fail "log: a run that fails set-up keeps the previous log (exit $rl_rc, log: $(head -c 40 "$log"))"
+fi
+
+# kill -9 in the middle of a run leaves the previous log as it was.
+log=$rl/killed.json
+: > "$rl/killed.err"
+echo previous > "$log"
+"$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "testsrc2=size=320x240:rate=25:duration=600" \
+    -f lavfi -i "testsrc2=size=320x240:rate=25:duration=600" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json:log_path=$log" \
+    -f null - > "$rl/killed.err" 2>&1 &
+pid=$!
+i=0
+# Until it scores (its summary line of the inputs is printed at configure).
+while [ $i -lt 100 ] && ! grep -q "main (input 0) = distorted" "$rl/killed.err"; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 0.5
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+if [ $i -lt 100 ] && [ "$(cat "$log")" = previous ]; then
+    pass "log: kill -9 in the middle of a run keeps the previous log"
+else
+    fail "log: kill -9 in the middle of a run keeps the previous log (log: $(head -c 40 "$log"))"
+fi
+# kill -9 cannot clean up: its temporary file stays.
+rm -f "$log".tmp-*
+
+# A run that completes replaces the log and leaves no temporary file.
+log=$rl/complete.json
+echo previous > "$log"
+rl_run "$rl/complete.err" -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json:log_path=$log"
+if [ $rl_rc -eq 0 ] && grep -q '"frameNum": 4' "$log" && rl_no_temp "$log"; then
+    pass "log: a complete run replaces the log and leaves no temporary file"
+else
+    fail "log: a complete run replaces the log and leaves no temporary file"
+fi
+
+# log_path naming one of the inputs: refused before the input is touched.
+ref_y4m=$rl/reference.y4m
+"$ffmpeg" -hide_banner -nostdin -loglevel error -f lavfi -i "$rl_src" -pix_fmt yuv420p "$ref_y4m"
+sum=$(cksum < "$ref_y4m")
+rl_run "$rl/input.err" -i "$ref_y4m" -i "$ref_y4m" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=json:log_path=$ref_y4m"
+if [ $rl_rc -ne 0 ] && [ "$(cksum < "$ref_y4m")" = "$sum" ] &&
+   grep -q "log_path '$ref_y4m' is a file this process has open" "$rl/input.err" &&
+   rl_no_temp "$ref_y4m"; then
+    pass "log: log_path naming an input is refused and the input kept"
+else
+    fail "log: log_path naming an input is refused and the input kept (exit $rl_rc)"
+    tail -3 "$rl/input.err"
+fi
+
+# A resolution change in the middle of the stream makes ffmpeg re-create the
+# filter: the second instance's log goes beside the first's, which is kept.
+# (The frames still inside the first graph when it is re-created are lost
+# to it: ffmpeg drains its output, not its filters.)
+if "$ffmpeg" -hide_banner -encoders < /dev/null 2> /dev/null | grep -q " pgm "; then
+    mkdir -p "$rl/sizes"
+    "$ffmpeg" -hide_banner -nostdin -loglevel error -f lavfi -i "testsrc2=size=320x240:rate=25" \
+        -frames:v 4 "$rl/sizes/a%02d.pgm" &&
+    "$ffmpeg" -hide_banner -nostdin -loglevel error -f lavfi -i "testsrc2=size=352x288:rate=25" \
+        -frames:v 6 -start_number 4 "$rl/sizes/a%02d.pgm"
+    log=$rl/sizes.xml
+    rm -f "$log" "$rl/sizes.part2.xml"
+    rl_run "$rl/sizes.err" -framerate 25 -i "$rl/sizes/a%02d.pgm" \
+        -lavfi "[0:v]split[a][b];[a]avgblur=2[d];[d][b]vmaf_hip=model=:feature=name=psnr:log_path=$log"
+    if [ $rl_rc -eq 0 ] && grep -q 'qualityWidth="320"' "$log" &&
+       [ "$(grep -c '<frame ' "$log")" -ge 1 ] &&
+       grep -q 'qualityWidth="352"' "$rl/sizes.part2.xml" &&
+       [ "$(grep -c '<frame ' "$rl/sizes.part2.xml")" -eq 6 ] &&
+       grep -q "writing this part's log to '$rl/sizes.part2.xml'" "$rl/sizes.err"; then
+        pass "log: after a resolution change the second filter instance keeps the first's log"
+    else
+        fail "log: after a resolution change the second filter instance keeps the first's log (exit $rl_rc)"
+        grep -h 'qualityWidth' "$log" "$rl/sizes.part2.xml" 2> /dev/null
+    fi
+else
+    echo "log after a resolution change: skipped: this ffmpeg has no pgm encoder (a SMALL=1 build?)"
+fi
