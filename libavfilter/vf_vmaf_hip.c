@@ -99,6 +99,7 @@ typedef struct VMAFHIPContext {
     int n_subsample;
     int backend;
     int device;
+    int64_t gpu_fail_at;
 
     FFVmafEngine *engine;
     FILE *log_file;
@@ -155,6 +156,8 @@ static const AVOption vmaf_hip_options[] = {
         { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
     { "device",      "GPU device index",
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
+    { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
+        OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { NULL }
 };
 
@@ -897,6 +900,7 @@ static int config_output(AVFilterLink *outlink)
                                s->backend == BACKEND_HIP ? FF_VMAF_BACKEND_GPU :
                                s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
                                                            FF_VMAF_BACKEND_AUTO, s->device);
+    ff_vmaf_engine_set_gpu_fail_at(s->engine, s->gpu_fail_at);
     if ((ret = setup_hw_frames(ctx)) < 0)
         return ret;
     if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,

@@ -420,6 +420,10 @@ EOF_CODECS
 
 . "$top/tests/timing.sh"
 
+# ---- the GPU failing mid-stream (a simulated GPU on machines without one) ----
+
+. "$top/tests/gpu_fault.sh"
+
 # ---- the encoder-tuning tools: CRF sweep, target search, plots ----
 
 sh "$top/tests/workflows.sh" "$ffmpeg" > "$build/workflows.log" 2>&1

@@ -19,56 +19,15 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 
+#include "gpu_functions.h"
 #include "gpu_runtime.h"
-
-/* The shapes shared by the CUDA driver API and HIP's module API. Device
- * pointers are 64-bit integers in CUDA and void * in HIP: the same on
- * every platform either runs on. */
-typedef struct GpuFunctions {
-    int (*init)(unsigned flags);
-    int (*device_count)(int *n);
-    int (*module_load)(FFGpuModule *m, const void *image);
-    int (*module_unload)(FFGpuModule m);
-    int (*module_function)(FFGpuFunction *f, FFGpuModule m, const char *name);
-    int (*launch)(FFGpuFunction f, unsigned gx, unsigned gy, unsigned gz,
-                  unsigned bx, unsigned by, unsigned bz, unsigned shmem,
-                  FFGpuStream s, void **args, void **extra);
-    int (*malloc)(FFGpuPtr *p, size_t size);
-    int (*free)(FFGpuPtr p);
-    int (*host_alloc)(void **p, size_t size, unsigned flags);
-    int (*host_free)(void *p);
-    int (*stream_create)(FFGpuStream *s, unsigned flags);
-    int (*stream_destroy)(FFGpuStream s);
-    int (*stream_sync)(FFGpuStream s);
-    int (*event_create)(FFGpuEvent *e, unsigned flags);
-    int (*event_destroy)(FFGpuEvent e);
-    int (*event_record)(FFGpuEvent e, FFGpuStream s);
-    int (*event_sync)(FFGpuEvent e);
-    int (*stream_wait_event)(FFGpuStream s, FFGpuEvent e, unsigned flags);
-    int (*upload)(FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
-    int (*download)(void *dst, FFGpuPtr src, size_t size, FFGpuStream s);
-    int (*memset8)(FFGpuPtr dst, unsigned char v, size_t size, FFGpuStream s);
-
-    /* CUDA: explicit primary context. */
-    int (*cu_device_get)(int *dev, int ordinal);
-    int (*cu_device_name)(char *name, int len, int dev);
-    int (*cu_ctx_retain)(void **ctx, int dev);
-    int (*cu_ctx_release)(int dev);
-    int (*cu_ctx_push)(void *ctx);
-    int (*cu_ctx_pop)(void **ctx);
-    int (*cu_error_name)(int err, const char **name);
-    int (*cu_ctx_get_device)(int *dev);
-    /* HIP: the device is per thread state. */
-    int (*hip_set_device)(int dev);
-    int (*hip_device_name)(char *name, int len, int dev);
-    const char *(*hip_error_name)(int err);
-} GpuFunctions;
 
 struct FFGpu {
     enum FFGpuPlatform platform;
@@ -154,6 +113,8 @@ static const Symbol hip_symbols[] = {
 static const char *error_name(const FFGpu *g, int err)
 {
     const char *name = NULL;
+    if (g->platform == FF_GPU_PLATFORM_SIMULATED)
+        return err == FF_GPU_SIMULATED_LAUNCH_ERROR ? "simulated GPU: kernels do not run" : "simulated GPU error";
     if (g->platform == FF_GPU_PLATFORM_CUDA && g->fn.cu_error_name)
         g->fn.cu_error_name(err, &name);
     else if (g->platform == FF_GPU_PLATFORM_HIP && g->fn.hip_error_name)
@@ -166,7 +127,7 @@ static int check(const FFGpu *g, int err, const char *call)
     if (!err)
         return 0;
     av_log(g->log_ctx, AV_LOG_ERROR, "GPU call %s failed on %s: %s (%d).\n",
-           call, g->platform == FF_GPU_PLATFORM_CUDA ? "CUDA" : "HIP",
+           call, ff_gpu_platform_name(g),
            error_name(g, err), err);
     return AVERROR_EXTERNAL;
 }
@@ -253,11 +214,21 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
 {
     static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
     FFGpu *g = av_mallocz(sizeof(*g));
+    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
     int ret = AVERROR(ENODEV);
 
     if (!g)
         return AVERROR(ENOMEM);
     g->log_ctx = log_ctx;
+    if (simulate && !strcmp(simulate, "1")) {
+        g->platform = FF_GPU_PLATFORM_SIMULATED;
+        ff_gpu_simulated_functions(&g->fn);
+        snprintf(g->name, sizeof(g->name), "simulated GPU");
+        av_log(log_ctx, AV_LOG_WARNING, "VMAF_HIP_SIMULATE_GPU=1: a simulated GPU whose "
+               "kernels fail, for tests.\n");
+        *pg = g;
+        return 0;
+    }
     for (int i = 0; i < FF_ARRAY_ELEMS(order); i++) {
         ret = open_platform(g, order[i], device);
         if (ret >= 0) {
@@ -333,7 +304,8 @@ enum FFGpuPlatform ff_gpu_platform(const FFGpu *g)
 
 const char *ff_gpu_platform_name(const FFGpu *g)
 {
-    return g->platform == FF_GPU_PLATFORM_CUDA ? "CUDA (NVIDIA)" : "HIP (AMD)";
+    return g->platform == FF_GPU_PLATFORM_CUDA ? "CUDA (NVIDIA)" :
+           g->platform == FF_GPU_PLATFORM_HIP  ? "HIP (AMD)" : "simulated";
 }
 
 const char *ff_gpu_device_name(const FFGpu *g)
@@ -345,6 +317,8 @@ int ff_gpu_enter(FFGpu *g)
 {
     if (g->platform == FF_GPU_PLATFORM_CUDA)
         return CHECK(g, g->fn.cu_ctx_push(g->cu_ctx), "cuCtxPushCurrent");
+    if (g->platform == FF_GPU_PLATFORM_SIMULATED)
+        return 0;
     return CHECK(g, g->fn.hip_set_device(g->device), "hipSetDevice");
 }
 
@@ -361,6 +335,9 @@ int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
 {
     const unsigned char *image = g->platform == FF_GPU_PLATFORM_CUDA ? nv : amd;
     int err;
+
+    if (g->platform == FF_GPU_PLATFORM_SIMULATED)
+        return CHECK(g, g->fn.module_load(mod, image), "ModuleLoad");
 
     if (!image) {
         av_log(g->log_ctx, AV_LOG_WARNING,

@@ -46,11 +46,14 @@ typedef void *FFGpuFunction;
 enum FFGpuPlatform {
     FF_GPU_PLATFORM_HIP,                ///< AMD, through libamdhip64
     FF_GPU_PLATFORM_CUDA,               ///< NVIDIA, through libcuda
+    FF_GPU_PLATFORM_SIMULATED,          ///< tests: VMAF_HIP_SIMULATE_GPU=1, kernels fail
 };
 
 /**
  * Open GPU number `device` of the first platform that answers (HIP, then
- * CUDA). AVERROR(ENODEV) with a logged reason when there is none.
+ * CUDA). AVERROR(ENODEV) with a logged reason when there is none. With
+ * VMAF_HIP_SIMULATE_GPU=1 in the environment, a simulated GPU whose kernel
+ * launches fail (gpu_simulated.c), for tests of the GPU failure path.
  */
 int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
 void ff_gpu_close(FFGpu **g);

@@ -64,6 +64,8 @@ enum FFVmafBackend {
 /** Choose where features run; before configure. */
 void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
                                 int device);
+/** Tests: make the GPU path fail at frame index (-1: never). */
+void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 
 /**
  * The pictures will come as hardware frames of this CUDA context (a

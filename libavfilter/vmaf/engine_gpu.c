@@ -40,6 +40,11 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend, int
     e->device  = device;
 }
 
+void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index)
+{
+    e->gpu_fail_at = index;
+}
+
 void ff_vmaf_engine_set_cuda_frames(FFVmafEngine *e, void *cu_ctx, void *cu_stream)
 {
     e->cu_ctx    = cu_ctx;

@@ -1,0 +1,33 @@
+# Sourced by tests/run.sh (uses $ffmpeg, $build, pass, fail).
+# The GPU failing mid-stream, on any machine: VMAF_HIP_SIMULATE_GPU=1 gives
+# a simulated GPU whose kernels fail at the first frame. With backend=auto
+# the stream finishes on the CPU with every frame scored and the CPU's
+# numbers; with backend=hip the run fails. (On a real GPU, the filter's
+# gpu_fail_at option picks the frame: tools/gpu-hwframes.sh.)
+
+fault=$build/gpu_fault
+mkdir -p "$fault"
+fault_run() { # name env options
+    env $2 "$ffmpeg" -hide_banner -nostdin -nostats \
+        -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.4" \
+        -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.4" \
+        -lavfi "[0:v]noise=alls=8:allf=t:all_seed=3[d];[d][1:v]vmaf_hip=$3:feature=name=psnr:log_fmt=json:log_path=$fault/$1.json" \
+        -f null - > "$fault/$1.log" 2>&1
+    echo $? > "$fault/$1.rc"
+    grep -v '"fps"\|"backends"' "$fault/$1.json" > "$fault/$1.cmp" 2>/dev/null
+}
+fault_run cpu "" backend=cpu
+fault_run auto VMAF_HIP_SIMULATE_GPU=1 backend=auto
+fault_run hip VMAF_HIP_SIMULATE_GPU=1 backend=hip
+if [ "$(cat "$fault/auto.rc")" = 0 ] &&
+   grep -q "The GPU failed; finishing the stream on the CPU from frame 0" "$fault/auto.log" &&
+   grep -q '"frameNum": 9' "$fault/cpu.cmp" && cmp -s "$fault/cpu.cmp" "$fault/auto.cmp"; then
+    pass "GPU fault: backend=auto finishes on the CPU with every frame and the CPU's numbers"
+else
+    fail "GPU fault: backend=auto after a GPU failure"; grep -i "gpu\|error" "$fault/auto.log" | head -5
+fi
+if [ "$(cat "$fault/hip.rc")" != 0 ] && grep -q "simulated GPU: kernels do not run" "$fault/hip.log"; then
+    pass "GPU fault: backend=hip fails, naming the failed GPU call"
+else
+    fail "GPU fault: backend=hip after a GPU failure (exit $(cat "$fault/hip.rc"))"; tail -3 "$fault/hip.log"
+fi
