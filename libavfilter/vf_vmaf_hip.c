@@ -110,6 +110,7 @@ typedef struct VMAFHIPContext {
     char *log_final;            ///< log_path, or the file its symlink names
     char *log_tmp;
     int log_done;               ///< written, or given up
+    int in_uninit;
     enum FFVmafLogFormat log_format;
     enum FFVmafPoolMethod pool_method;
     FFVmafGeometry geo;
@@ -507,9 +508,14 @@ static int flush_engine(AVFilterContext *ctx)
     s->end_time = av_gettime_relative();
     if ((ret = ff_vmaf_engine_flush(s->engine)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "Failed to complete the last frames' scores.\n");
+        /* The scores are incomplete: the previous log stays. */
+        discard_log(ctx);
         return ret;
     }
-    return 0;
+    /* The end of the stream: the log is complete, and a failure to write it
+     * fails the run (uninit cannot return one). uninit writes it itself,
+     * after limiting the frames to those that left the filter. */
+    return s->in_uninit ? 0 : finish_log(ctx);
 }
 
 /* which: 0 for the reference, 1 for the distorted, as the engine counts. */
@@ -1000,6 +1006,9 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     ff_framesync_uninit(&s->fs);
 
+    /* A run that did not reach the end of the stream (the output ended
+     * first, a signal) gets its log here; a failure can only be logged. */
+    s->in_uninit = 1;
     if (s->engine && ff_vmaf_engine_nb_pushed(s->engine)) {
         flush_engine(ctx);
         /* The output ended first (-frames:v, a trim after the filter, 'q'):

@@ -116,3 +116,33 @@ if "$ffmpeg" -hide_banner -encoders < /dev/null 2> /dev/null | grep -q " pgm "; 
 else
     echo "log after a resolution change: skipped: this ffmpeg has no pgm encoder (a SMALL=1 build?)"
 fi
+
+# ---- 2. a log that cannot be written fails the run ----
+
+# A device that refuses the write: written directly, at the end of the stream.
+expect_error "log: a failed write to log_path=/dev/full fails the run" \
+    "Error writing the log to '/dev/full'" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_path=/dev/full"
+
+# A regular file whose write fails half-way (a full disk): a file-size limit
+# makes write() fail with EFBIG (SIGXFSZ ignored), with no root and no
+# small filesystem to mount. The temporary file is removed, the previous
+# log kept. stderr stays far below the limit at -loglevel error.
+log=$rl/fsize.json
+echo previous > "$log"
+(
+    trap '' XFSZ
+    ulimit -f 8 &&
+    exec "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error \
+        -f lavfi -i "testsrc2=size=320x240:rate=25:duration=2" -f lavfi -i "testsrc2=size=320x240:rate=25:duration=2" \
+        -lavfi "[0:v][1:v]vmaf_hip=feature=name=psnr:log_fmt=json:log_path=$log" -f null -
+) > "$rl/fsize.err" 2>&1
+rl_rc=$?
+if [ $rl_rc -ne 0 ] && grep -q "Error writing the log to '$log.tmp-" "$rl/fsize.err" &&
+   [ "$(cat "$log")" = previous ] && rl_no_temp "$log"; then
+    pass "log: a write that fails half-way fails the run and keeps the previous log"
+else
+    fail "log: a write that fails half-way fails the run and keeps the previous log (exit $rl_rc, log: $(head -c 40 "$log"))"
+    tail -3 "$rl/fsize.err"
+fi
