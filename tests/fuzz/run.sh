@@ -1,0 +1,63 @@
+#!/bin/sh
+# The fuzz targets' short run for make check:
+#   sh tests/fuzz/run.sh [BUILD_DIR]
+# from the repository root. Builds them (tests/fuzz/build.sh), runs each
+# once over its committed regression inputs (tests/fuzz/regressions/<target>/)
+# and then fuzzes each for FUZZ_SECONDS (20) from the seed corpus, the three
+# at once. One PASS or FAIL line per run; without clang and libFuzzer,
+# "fuzz: skipped: no clang".
+set -u
+
+top=$(pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+seconds=${FUZZ_SECONDS:-20}
+out=$build/fuzz
+
+sh "$top/tests/fuzz/build.sh" "$build" > "$build/fuzz-build.log" 2>&1
+rc=$?
+if [ $rc -eq 77 ]; then
+    echo "fuzz: skipped: no clang"
+    exit 0
+elif [ $rc -ne 0 ]; then
+    tail -20 "$build/fuzz-build.log"
+    echo "FAIL fuzz targets build (see $build/fuzz-build.log)"
+    exit 1
+fi
+
+targets="model options engine"
+for t in $targets; do
+    regs=$top/tests/fuzz/regressions/${t}_fuzzer
+    if ls "$regs"/* > /dev/null 2>&1; then
+        if "$out/${t}_fuzzer" -timeout=10 -rss_limit_mb=2048 "$regs"/* < /dev/null > "$out/$t-regressions.log" 2>&1; then
+            echo "PASS ${t}_fuzzer: $(ls "$regs" | wc -l) regression inputs"
+        else
+            tail -30 "$out/$t-regressions.log"
+            echo "FAIL ${t}_fuzzer: a regression input fails (see $out/$t-regressions.log)"
+        fi
+    fi
+done
+
+# Seeds: the models, option strings, small frame headers; a fresh corpus each time.
+for t in $targets; do
+    rm -rf "$out/short/$t"
+    mkdir -p "$out/short/$t/corpus" "$out/short/$t/artifacts"
+    case $t in
+    model) cp "$top"/models/*.json "$out/short/$t/corpus/" ;;
+    *)     cp "$top/tests/fuzz/seeds/$t"/* "$out/short/$t/corpus/" ;;
+    esac
+    (cd "$out/short/$t" &&
+     "$out/${t}_fuzzer" -max_total_time=$seconds -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+         -artifact_prefix=artifacts/ corpus < /dev/null > log 2>&1; echo $? > rc) &
+done
+wait
+for t in $targets; do
+    d=$out/short/$t
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log")
+    cov=$(grep -E '^#[0-9]+' "$d/log" | tail -n1 | sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
+    if [ "$(cat "$d/rc")" = 0 ]; then
+        echo "PASS ${t}_fuzzer: ${seconds} s, ${runs:-?} runs, ${cov:-?}"
+    else
+        grep -A25 '^==[0-9]*==ERROR\|runtime error' "$d/log" | head -40
+        echo "FAIL ${t}_fuzzer: crashed (input in $d/artifacts/)"
+    fi
+done
