@@ -331,9 +331,10 @@ void ff_vmaf_adm_cm_row_s0(int64_t sum[3], const int16_t *const s[3],
     for (int j = 0; j < n; j++) {
         int64_t thr = hs[0][j] + hs[1][j] + hs[2][j] - flt[j] + ctr[j];
 
-        acc_h += masked_cube_s0(s[0][j], rf[0], thr << 10, 29, c_hv, rnd_hv);
-        acc_v += masked_cube_s0(s[1][j], rf[1], thr << 10, 29, c_hv, rnd_hv);
-        acc_d += masked_cube_s0(s[2][j], rf[2], thr << 12, 30, c_d,  rnd_d);
+        /* thr may be negative: scale by multiplying, not shifting. */
+        acc_h += masked_cube_s0(s[0][j], rf[0], thr * (1 << 10), 29, c_hv, rnd_hv);
+        acc_v += masked_cube_s0(s[1][j], rf[1], thr * (1 << 10), 29, c_hv, rnd_hv);
+        acc_d += masked_cube_s0(s[2][j], rf[2], thr * (1 << 12), 30, c_d,  rnd_d);
     }
     sum[0] = acc_h;
     sum[1] = acc_v;
