@@ -36,6 +36,7 @@
 
 #include "libavutil/error.h"
 #include "libavutil/log.h"
+#include "libavutil/macros.h"
 
 #include "feature.h"
 #include "psnr_hvs_dsp.h"
@@ -151,11 +152,14 @@ static void load_block(int32_t blk[64], const uint8_t *data, ptrdiff_t linesize,
             for (int j = 0; j < 8; j++)
                 blk[8 * i + j] = src[j];
     } else {
+        /* Samples above the depth (invalid input) are clamped to it: the
+         * transform's int32 arithmetic has room for 12-bit samples only. */
+        const int max = (1 << bpc) - 1;
         const uint8_t *row = data + y * linesize;
         for (int i = 0; i < 8; i++, row += linesize) {
             const uint16_t *src = (const uint16_t *)row + x;
             for (int j = 0; j < 8; j++)
-                blk[8 * i + j] = src[j];
+                blk[8 * i + j] = FFMIN(src[j], max);
         }
     }
 }

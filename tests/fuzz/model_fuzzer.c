@@ -34,6 +34,11 @@
 
 static char path[64];
 
+static void remove_model(void)
+{
+    unlink(path);
+}
+
 static void write_model(const uint8_t *data, size_t size)
 {
     FILE *f;
@@ -43,6 +48,7 @@ static void write_model(const uint8_t *data, size_t size)
         if ((fd = mkstemp(path)) < 0)
             abort();
         close(fd);
+        atexit(remove_model);
     }
     if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size || fclose(f))
         abort();
