@@ -146,3 +146,48 @@ else
     fail "log: a write that fails half-way fails the run and keeps the previous log (exit $rl_rc, log: $(head -c 40 "$log"))"
     tail -3 "$rl/fsize.err"
 fi
+
+# ---- 3. logs are the same for any thread count and n_subsample ----
+
+# rl_orders <id> <label> <size> <model> <features> <thread counts...>: for json
+# and xml, n_subsample=1 and 3, the log of each thread count (minus its fps)
+# must be the single-threaded one, and both n_subsample name their values in
+# the same order.
+rl_orders() {
+    id=$1 label=$2 size=$3 model=$4 feat=$5
+    shift 5
+    for fmt in json xml; do
+        for sub in 1 3; do
+            base=$rl/order-$id-$fmt-s$sub
+            same=yes
+            for t in 1 "$@"; do
+                "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error \
+                    -f lavfi -i "testsrc2=size=$size:rate=25:duration=0.2,avgblur=2" \
+                    -f lavfi -i "testsrc2=size=$size:rate=25:duration=0.2" \
+                    -lavfi "[0:v][1:v]vmaf_hip=model=$model:feature=$feat:n_threads=$t:n_subsample=$sub:log_fmt=$fmt:log_path=$base.$fmt" \
+                    -f null - 2> "$base.err" || same=no
+                grep -v 'fps' "$base.$fmt" > "$base-t$t.cmp"
+                [ $t = 1 ] || cmp -s "$base-t1.cmp" "$base-t$t.cmp" || same=no
+            done
+            if [ $same = yes ]; then
+                pass "log order ($label): $fmt logs with n_subsample=$sub are identical for n_threads=1 $*"
+            else
+                fail "log order ($label): $fmt logs with n_subsample=$sub are identical for n_threads=1 $*"
+            fi
+            # Names in order of first appearance: per-frame keys, then pooled ones.
+            grep -o -E '"[A-Za-z0-9_]+":| [A-Za-z0-9_]+="|name="[A-Za-z0-9_]+"' "$base-t1.cmp" |
+                awk '!seen[$0]++' > "$base.keys"
+        done
+        if cmp -s "$rl/order-$id-$fmt-s1.keys" "$rl/order-$id-$fmt-s3.keys"; then
+            pass "log order ($label): $fmt logs with n_subsample=1 and 3 name their values in the same order"
+        else
+            fail "log order ($label): $fmt logs with n_subsample=1 and 3 name their values in the same order"
+        fi
+    done
+}
+
+rl_orders default "vmaf, psnr, float_ssim" 320x240 "version=vmaf_v0.6.1" "name=psnr|name=float_ssim" 2 3
+# float_motion (the float model's) and integer motion both create their
+# motion2/motion3 keys one frame late, in the same push; threads finish them
+# in any order (integer motion, registered later, usually first).
+rl_orders float "float model, motion" 640x480 "version=vmaf_float_v0.6.1" "name=motion" 2 3 4 8 2 3 4 8

@@ -17,9 +17,12 @@
  */
 
 
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "libavutil/error.h"
+#include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/thread.h"
 
@@ -31,6 +34,7 @@
 
 typedef struct KeyValues {
     char    *key;
+    uint64_t order;         ///< (step, rank) of the write that created it
     double **blocks;        ///< blocks[i] holds frames [i * BLOCK_FRAMES, ...)
     uint8_t **present;
     unsigned nb_blocks;
@@ -42,6 +46,7 @@ struct FFVmafFeatureCollector {
     char  **agg_keys;
     double *agg_values;
     int nb_aggs;
+    unsigned step;
     AVMutex lock;
 };
 
@@ -90,9 +95,17 @@ static int find_key(const FFVmafFeatureCollector *fc, const char *key)
     return -1;
 }
 
-static int add_key(FFVmafFeatureCollector *fc, const char *key)
+/*
+ * Insert key after every key of an order up to its own: a sequential run
+ * creates keys in (step, rank) order, and threads only reorder the writes
+ * within a step. Keys move only here, under the lock, while no reader holds
+ * a position (readers run between the engine's steps).
+ */
+static int add_key(FFVmafFeatureCollector *fc, const char *key, uint64_t order)
 {
     KeyValues *kv;
+    int pos;
+
     if (fc->nb_keys == fc->keys_size) {
         int size = fc->keys_size ? 2 * fc->keys_size : 32;
         KeyValues *keys = av_realloc_array(fc->keys, size, sizeof(*keys));
@@ -101,23 +114,34 @@ static int add_key(FFVmafFeatureCollector *fc, const char *key)
         fc->keys      = keys;
         fc->keys_size = size;
     }
-    kv = &fc->keys[fc->nb_keys];
+    for (pos = fc->nb_keys; pos > 0 && fc->keys[pos - 1].order > order; pos--)
+        ;
+    kv = &fc->keys[pos];
+    memmove(kv + 1, kv, (fc->nb_keys - pos) * sizeof(*kv));
     memset(kv, 0, sizeof(*kv));
-    kv->key = av_strdup(key);
-    if (!kv->key)
+    kv->order = order;
+    if (!(kv->key = av_strdup(key))) {
+        memmove(kv, kv + 1, (fc->nb_keys - pos) * sizeof(*kv));
         return AVERROR(ENOMEM);
-    return fc->nb_keys++;
+    }
+    fc->nb_keys++;
+    return pos;
 }
 
-int ff_vmaf_collector_register(FFVmafFeatureCollector *fc, const char *key)
+void ff_vmaf_collector_set_step(FFVmafFeatureCollector *fc, unsigned step)
 {
-    int idx;
     ff_mutex_lock(&fc->lock);
-    idx = find_key(fc, key);
-    if (idx < 0)
-        idx = add_key(fc, key);
+    fc->step = step;
     ff_mutex_unlock(&fc->lock);
-    return idx < 0 ? idx : 0;
+}
+
+unsigned ff_vmaf_collector_get_step(const FFVmafFeatureCollector *fc)
+{
+    unsigned step;
+    ff_mutex_lock((AVMutex *)&fc->lock);
+    step = fc->step;
+    ff_mutex_unlock((AVMutex *)&fc->lock);
+    return step;
 }
 
 static int grow_blocks(KeyValues *kv, unsigned nb_blocks)
@@ -145,8 +169,8 @@ static int grow_blocks(KeyValues *kv, unsigned nb_blocks)
     return 0;
 }
 
-int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
-                            unsigned index, double value)
+int ff_vmaf_collector_write_ranked(FFVmafFeatureCollector *fc, const char *key,
+                                   unsigned index, double value, int rank)
 {
     unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
     KeyValues *kv;
@@ -155,7 +179,7 @@ int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
     ff_mutex_lock(&fc->lock);
     idx = find_key(fc, key);
     if (idx < 0)
-        idx = add_key(fc, key);
+        idx = add_key(fc, key, (uint64_t)fc->step << 32 | (uint32_t)FFMAX(rank, 0));
     if (idx < 0) {
         ret = idx;
         goto end;
@@ -174,21 +198,33 @@ end:
     return ret;
 }
 
-int ff_vmaf_collector_read_at(const FFVmafFeatureCollector *fc, int key_idx,
-                              unsigned index, double *value)
+int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
+                            unsigned index, double value)
+{
+    return ff_vmaf_collector_write_ranked(fc, key, index, value, INT_MAX);
+}
+
+static int read_locked(const FFVmafFeatureCollector *fc, int key_idx,
+                       unsigned index, double *value)
 {
     unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
     const KeyValues *kv;
-    int ret = AVERROR(ENOENT);
 
+    if (key_idx < 0 || key_idx >= fc->nb_keys)
+        return AVERROR(ENOENT);
+    kv = &fc->keys[key_idx];
+    if (block >= kv->nb_blocks || !kv->present[block][slot])
+        return AVERROR(ENOENT);
+    *value = kv->blocks[block][slot];
+    return 0;
+}
+
+int ff_vmaf_collector_read_at(const FFVmafFeatureCollector *fc, int key_idx,
+                              unsigned index, double *value)
+{
+    int ret;
     ff_mutex_lock((AVMutex *)&fc->lock);
-    if (key_idx >= 0 && key_idx < fc->nb_keys) {
-        kv = &fc->keys[key_idx];
-        if (block < kv->nb_blocks && kv->present[block][slot]) {
-            *value = kv->blocks[block][slot];
-            ret = 0;
-        }
-    }
+    ret = read_locked(fc, key_idx, index, value);
     ff_mutex_unlock((AVMutex *)&fc->lock);
     return ret;
 }
@@ -196,13 +232,12 @@ int ff_vmaf_collector_read_at(const FFVmafFeatureCollector *fc, int key_idx,
 int ff_vmaf_collector_read(const FFVmafFeatureCollector *fc, const char *key,
                            unsigned index, double *value)
 {
-    int idx;
+    int ret;
+    /* One lock for both: a key created meanwhile would move the others. */
     ff_mutex_lock((AVMutex *)&fc->lock);
-    idx = find_key(fc, key);
+    ret = read_locked(fc, find_key(fc, key), index, value);
     ff_mutex_unlock((AVMutex *)&fc->lock);
-    if (idx < 0)
-        return AVERROR(ENOENT);
-    return ff_vmaf_collector_read_at(fc, idx, index, value);
+    return ret;
 }
 
 int ff_vmaf_collector_nb_keys(const FFVmafFeatureCollector *fc)

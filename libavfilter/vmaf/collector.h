@@ -19,7 +19,8 @@
 
 /**
  * @file
- * Per-frame named values, in the order their names were first written.
+ * Per-frame named values. Names are kept in the order a sequential run
+ * creates them, whatever the threads: see ff_vmaf_collector_set_step().
  */
 
 #ifndef AVFILTER_VMAF_COLLECTOR_H
@@ -33,27 +34,42 @@ void ff_vmaf_collector_free(FFVmafFeatureCollector **fc);
 /**
  * Store value under key for frame index. Safe to call from several threads.
  * Writing the same (key, index) twice is an error (AVERROR(EINVAL)).
+ * A new key goes after every key of the current step, as if its writer
+ * came after all ranked writers (the models after the features).
  */
 int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
                             unsigned index, double value);
+
+/**
+ * The same, for the writer of the given rank (the registration order of a
+ * feature extractor). A new key is placed by (step, rank) among the others,
+ * after the keys of the same step and rank, so that the order of the names
+ * is that of a single-threaded run however the writers of a step
+ * interleave.
+ */
+int ff_vmaf_collector_write_ranked(FFVmafFeatureCollector *fc, const char *key,
+                                   unsigned index, double value, int rank);
+
+/**
+ * The step the next writes belong to: the frame whose push (extract, or a
+ * GPU read-back of that frame) a single-threaded CPU run would write them
+ * in, or the number of frames at the flush. Set by the engine while no
+ * writer runs.
+ */
+void ff_vmaf_collector_set_step(FFVmafFeatureCollector *fc, unsigned step);
+unsigned ff_vmaf_collector_get_step(const FFVmafFeatureCollector *fc);
 
 /** 0 and *value set, or AVERROR(ENOENT) when there is no such value. */
 int ff_vmaf_collector_read(const FFVmafFeatureCollector *fc, const char *key,
                            unsigned index, double *value);
 
-/** Number of distinct keys, and the i-th in first-write order. */
+/** Number of distinct keys, and the i-th in their order. */
 int ff_vmaf_collector_nb_keys(const FFVmafFeatureCollector *fc);
 const char *ff_vmaf_collector_key(const FFVmafFeatureCollector *fc, int i);
 
 /** Same as read, by key position; faster for writers walking every key. */
 int ff_vmaf_collector_read_at(const FFVmafFeatureCollector *fc, int key_idx,
                               unsigned index, double *value);
-
-/**
- * Pin key at the next free position so that logs list it there even if
- * another key is written first (libvmaf orders keys by registration).
- */
-int ff_vmaf_collector_register(FFVmafFeatureCollector *fc, const char *key);
 
 /**
  * Sequence-level values (libvmaf's "aggregate_metrics", e.g. apsnr_y),

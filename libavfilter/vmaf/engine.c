@@ -143,6 +143,7 @@ int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
         ff_vmaf_feature_free(&f);
         return AVERROR(EINVAL);
     }
+    f->rank = e->nb_features;
     e->features[e->nb_features++] = f;
     if (out)
         *out = f;
@@ -319,6 +320,10 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
     if (!e->configured || e->flushed)
         return AVERROR(EINVAL);
 
+    /* The keys this push creates come after those of earlier frames, in
+     * the order of the features, whichever thread writes first. */
+    ff_vmaf_collector_set_step(e->fc, index);
+
     /* GPU work first, so that it runs while the CPU features compute. A
      * GPU failure moves the GPU twins to the CPU (with backend=auto), and
      * they then run below like the others. */
@@ -386,6 +391,7 @@ int ff_vmaf_engine_flush(FFVmafEngine *e)
     int ret;
     if (!e->configured || e->flushed)
         return 0;
+    ff_vmaf_collector_set_step(e->fc, e->nb_pushed);
     if (e->gpu && (ret = ff_vmaf_engine_gpu_collect(e, e->nb_pushed)) < 0)
         return ret;
     e->flushed = 1;

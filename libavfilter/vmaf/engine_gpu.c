@@ -190,7 +190,7 @@ fail:
  */
 static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
 {
-    unsigned first = e->gpu_collected;
+    unsigned first = e->gpu_collected, step = ff_vmaf_collector_get_step(e->fc);
     FFVmafGpu *gpu = e->gpu;
     int ret = 0;
 
@@ -236,9 +236,12 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
                     pic[w].linesize[p] = (ptrdiff_t)gpu->w[p] * gpu->bytes;
                 }
             }
+            /* Frame k's values, as the CPU would have written them. */
+            ff_vmaf_collector_set_step(e->fc, k);
             ret = f->ex->extract(f, &pic[0], &pic[1], k, e->fc);
         }
     }
+    ff_vmaf_collector_set_step(e->fc, step);
     /* Frees the ring (and the host copies) only now. */
     ff_vmaf_gpu_free(&gpu);
     e->delay = 0;
@@ -293,6 +296,7 @@ int ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsign
 
 int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
 {
+    unsigned step = ff_vmaf_collector_get_step(e->fc);
     int ret = 0;
 
     if (!e->gpu)
@@ -302,6 +306,9 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
         return fall_back_to_cpu(e, e->nb_pushed, ret);
     for (; e->gpu_collected < end && ret >= 0; e->gpu_collected++) {
         unsigned index = e->gpu_collected;
+        /* A frame read back one push late creates its keys where the
+         * CPU's extract() of that frame would have. */
+        ff_vmaf_collector_set_step(e->fc, index);
         ret = ff_vmaf_gpu_frame_wait(e->gpu, index);
         for (int i = 0; i < e->nb_features && ret >= 0; i++) {
             FFVmafFeature *f = e->features[i];
@@ -312,6 +319,7 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
             break;
     }
     leave(e);
+    ff_vmaf_collector_set_step(e->fc, step);
     return ret < 0 ? fall_back_to_cpu(e, e->nb_pushed, ret) : 0;
 }
 

@@ -323,7 +323,7 @@ int ff_vmaf_feature_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
     int ret;
 
     ff_vmaf_feature_key(f, name, key, sizeof(key));
-    ret = ff_vmaf_collector_write(fc, key, index, value);
+    ret = ff_vmaf_collector_write_ranked(fc, key, index, value, f->rank);
     if (ret == AVERROR(EINVAL))
         av_log(f->log_ctx, AV_LOG_ERROR,
                "Feature '%s' wrote '%s' of frame %u twice.\n",

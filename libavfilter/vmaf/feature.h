@@ -129,6 +129,12 @@ struct FFVmafFeature {
     /** The GPU ring, for GPU twins. */
     struct FFVmafGpu *gpu;
     void *log_ctx;
+    /**
+     * Registration order in the engine: the keys it creates are placed by
+     * it (ff_vmaf_collector_write_ranked()), so that they keep a
+     * single-threaded run's order.
+     */
+    int rank;
 };
 
 /** Look up an extractor by libvmaf's name; NULL if there is none. */
