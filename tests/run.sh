@@ -106,6 +106,10 @@ why=""
 run_unit "$why" gpu_code_test $need
 run_unit "" log_format_test "$data" "$format_dir" "$build"
 
+# ---- samples above the depth's maximum: scored as the clamped picture ----
+
+. "$top/tests/range.sh"
+
 # ---- FATE: metadata of testsrc2 against a blurred copy ----
 
 fate_tests=$(make -s -C "$obj" fate-list SAMPLES= 2>/dev/null | grep '^fate-vmaf-hip-')

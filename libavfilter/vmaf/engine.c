@@ -287,6 +287,38 @@ int ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e)
     return !ff_vmaf_engine_gpu_reads_device(e) || cpu_runs_on(e, e->nb_pushed);
 }
 
+/*
+ * A 10- or 12-bit picture with samples above (1 << bpc) - 1 is scored as
+ * the picture clamped to that maximum, by the GPU and the CPU alike: no
+ * decoder writes such samples (a raw file read with the wrong format can
+ * hold them), libvmaf's result on them is undefined (its integer kernels
+ * overflow), and every in-range picture is left untouched, bit for bit.
+ * Only plain host pictures are looked at: the unpack of high-bit-packed
+ * ones (P010...) shifts their samples into range, 8- and 16-bit samples
+ * cannot exceed it, and hardware frames come in such formats only.
+ */
+static int clamp_input(FFVmafEngine *e, int which, const FFVmafPicture **pic,
+                       FFVmafPicture *view)
+{
+    if (!ff_vmaf_picture_is_plain(*pic) || !ff_vmaf_picture_out_of_range(*pic, &e->geo))
+        return 0;
+    if (!e->unpack_buf[which] &&
+        !(e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo))))
+        return AVERROR(ENOMEM);
+    ff_vmaf_picture_clamp(view, e->unpack_buf[which], *pic, &e->geo);
+    *pic = view;
+    if (!e->clamp_warned[which]) {
+        av_log(e->log_ctx, AV_LOG_WARNING,
+               "The %s picture of frame %u holds samples above %d, the largest %d-bit value: "
+               "they are clamped to %d, here and in any later frame (a decoder never writes "
+               "them; is the input's pixel format the right one?).\n",
+               which ? "distorted" : "reference", e->nb_pushed, (1 << e->geo.bpc) - 1,
+               e->geo.bpc, (1 << e->geo.bpc) - 1);
+        e->clamp_warned[which] = 1;
+    }
+    return 0;
+}
+
 /* The picture as the CPU extractors read it: planar, low-bit, in host
  * memory (a device picture's host view, unpacked where needed). */
 static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
@@ -314,11 +346,14 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                         const FFVmafPicture *dis)
 {
     unsigned index = e->nb_pushed;
-    FFVmafPicture views[2];
+    FFVmafPicture views[2], clamped[2];
     int nb_jobs = 0, ret;
 
     if (!e->configured || e->flushed)
         return AVERROR(EINVAL);
+    if ((ret = clamp_input(e, 0, &ref, &clamped[0])) < 0 ||
+        (ret = clamp_input(e, 1, &dis, &clamped[1])) < 0)
+        return ret;
 
     /* The keys this push creates come after those of earlier frames, in
      * the order of the features, whichever thread writes first. */

@@ -68,6 +68,10 @@ struct FFVmafEngine {
     /* Pictures the CPU extractors cannot read as they are (NV12, P010...)
      * are unpacked here first: ref, then dis. */
     uint8_t *unpack_buf[2];
+    /* Pictures with samples above the depth's maximum are clamped into
+     * unpack_buf (which a plain picture does not use otherwise); each input
+     * warns the first time. */
+    int clamp_warned[2];
 
     AVSliceThread *threads;
     int nb_threads;

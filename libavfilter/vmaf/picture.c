@@ -23,6 +23,7 @@
  * the device (hip/unpack.hip); this is its reference.
  */
 
+#include "libavutil/intreadwrite.h"
 #include "libavutil/macros.h"
 
 #include "picture.h"
@@ -98,5 +99,63 @@ void ff_vmaf_picture_unpack(FFVmafPicture *dst, uint8_t *buf, const FFVmafPictur
                                      cw, ch, bytes, interleaved ? 2 : 1, offset, src->shift);
         dst->data[p] = buf;
         buf += plane_bytes(cw, ch, bytes);
+    }
+}
+
+/* Rows of 16-bit samples: any bit at or above bpc set in any sample. Four
+ * samples are read as one word (FFmpeg builds without auto-vectorization),
+ * so an in-range picture costs about a quarter of a load per sample. */
+static int plane_out_of_range(const uint8_t *data, ptrdiff_t linesize, int w, int h, int bpc)
+{
+    const uint64_t high = 0x0001000100010001ULL * (uint16_t)(0xFFFF << bpc);
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = data + y * linesize;
+        uint64_t acc = 0;
+        int x = 0;
+        for (; x + 4 <= w; x += 4)
+            acc |= AV_RN64(row + 2 * x);
+        for (; x < w; x++)
+            acc |= AV_RN16(row + 2 * x);
+        if (acc & high)
+            return 1;
+    }
+    return 0;
+}
+
+int ff_vmaf_picture_out_of_range(const FFVmafPicture *pic, const FFVmafGeometry *geo)
+{
+    int cw, ch;
+
+    if (geo->bpc != 10 && geo->bpc != 12)
+        return 0;
+    chroma_size(geo, &cw, &ch);
+    for (int p = 0; p < 3; p++)
+        if (plane_out_of_range(pic->data[p], pic->linesize[p], p ? cw : geo->width,
+                               p ? ch : geo->height, geo->bpc))
+            return 1;
+    return 0;
+}
+
+void ff_vmaf_picture_clamp(FFVmafPicture *dst, uint8_t *buf, const FFVmafPicture *src,
+                           const FFVmafGeometry *geo)
+{
+    const unsigned max = (1u << geo->bpc) - 1;
+    int cw, ch;
+
+    chroma_size(geo, &cw, &ch);
+    *dst = *src;
+    for (int p = 0; p < 3; p++) {
+        int w = p ? cw : geo->width, h = p ? ch : geo->height;
+        ptrdiff_t linesize = FFALIGN((size_t)w * 2, UNPACK_ALIGN);
+        for (int y = 0; y < h; y++) {
+            const uint16_t *s = (const uint16_t *)(src->data[p] + y * src->linesize[p]);
+            uint16_t *d = (uint16_t *)(buf + y * linesize);
+            for (int x = 0; x < w; x++)
+                d[x] = FFMIN(s[x], max);
+        }
+        dst->data[p]     = buf;
+        dst->linesize[p] = linesize;
+        buf += plane_bytes(w, h, 2);
     }
 }

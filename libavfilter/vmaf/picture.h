@@ -124,4 +124,19 @@ size_t ff_vmaf_picture_unpack_size(const FFVmafGeometry *geo);
 void ff_vmaf_picture_unpack(FFVmafPicture *dst, uint8_t *buf, const FFVmafPicture *src,
                             const FFVmafGeometry *geo);
 
+/**
+ * Whether the plain (ff_vmaf_picture_is_plain()) picture pic holds samples
+ * above (1 << bpc) - 1, the rounded-up chroma FFmpeg allocates included.
+ * Only 10- and 12-bit pictures can: 0 for the others.
+ */
+int ff_vmaf_picture_out_of_range(const FFVmafPicture *pic, const FFVmafGeometry *geo);
+
+/**
+ * Make dst a copy of the plain picture src with every sample above
+ * (1 << bpc) - 1 set to that maximum, written into buf
+ * (ff_vmaf_picture_unpack_size() bytes, 64-byte aligned).
+ */
+void ff_vmaf_picture_clamp(FFVmafPicture *dst, uint8_t *buf, const FFVmafPicture *src,
+                           const FFVmafGeometry *geo);
+
 #endif /* AVFILTER_VMAF_PICTURE_H */

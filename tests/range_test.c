@@ -1,0 +1,313 @@
+/*
+ * Pictures at and beyond the limits of their bit depth.
+ *
+ * - Out of range: 10- and 12-bit pairs holding samples above the depth's
+ *   maximum (which no decoder writes, but a raw file or a mislabelled
+ *   format can hold) score exactly as the same pairs clamped to that
+ *   maximum: every value of every feature and model, on every frame, and
+ *   all of them finite.
+ * - Extremes: 8-, 10-, 12- and 16-bit pairs of black, white and noise that
+ *   jumps between the two give finite values everywhere.
+ *
+ * tests/sanitizers.sh also builds it against the engine compiled with
+ * AddressSanitizer and UndefinedBehaviorSanitizer, where any overflow or
+ * invalid shift on these pictures aborts the run.
+ *
+ * Usage: range_test
+ * The last line printed is "N passed, N failed".
+ */
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "libavfilter/vmaf/engine.h"
+
+#define NB_FRAMES 4
+
+static int nb_passed, nb_failed;
+
+static void check(int ok, const char *fmt, ...)
+{
+    va_list vl;
+    va_start(vl, fmt);
+    printf("%s ", ok ? "PASS" : "FAIL");
+    vprintf(fmt, vl);
+    printf("\n");
+    va_end(vl);
+    if (ok)
+        nb_passed++;
+    else
+        nb_failed++;
+}
+
+/* Warnings and errors of the engine, kept for the checks to search. */
+static char log_text[16384];
+
+static void log_callback(void *avcl, int level, const char *fmt, va_list vl)
+{
+    char line[1024];
+    if (level > AV_LOG_WARNING)
+        return;
+    vsnprintf(line, sizeof(line), fmt, vl);
+    av_strlcat(log_text, line, sizeof(log_text));
+}
+
+static uint32_t rng_state;
+
+static uint32_t rng(void)
+{
+    /* xorshift32: the same pictures on every machine. */
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+typedef struct TestPicture {
+    FFVmafPicture pic;
+    uint8_t *planes[3];
+} TestPicture;
+
+enum Content {
+    CONTENT_NATURAL,    ///< a gradient with noise, as a camera would give
+    CONTENT_EXTREMES,   ///< black, white and noise between the two
+};
+
+/*
+ * Frame n of input `which` (0: reference). Chroma planes have the
+ * rounded-up size FFmpeg allocates, rows a few samples of padding. over:
+ * every eighth sample and a block in the middle of each plane hold values
+ * above the depth's maximum (up to 65535); with clamp they are clamped.
+ */
+static int make_picture(TestPicture *t, const FFVmafGeometry *geo, enum Content content,
+                        int which, int n, int over, int clamp)
+{
+    int bytes = geo->bpc > 8 ? 2 : 1;
+    unsigned max = (1u << geo->bpc) - 1;
+
+    memset(t, 0, sizeof(*t));
+    ff_vmaf_picture_set_geometry(&t->pic, geo);
+    rng_state = 0x9e3779b9u * (n + 1) + 7919 * which + 1;
+    for (int p = 0; p < 3; p++) {
+        int w = p ? -((-geo->width)  >> geo->ss_x) : geo->width;
+        int h = p ? -((-geo->height) >> geo->ss_y) : geo->height;
+        ptrdiff_t linesize = (ptrdiff_t)(w + 5) * bytes;
+        if (!(t->planes[p] = av_malloc(linesize * h)))
+            return AVERROR(ENOMEM);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w + 5; x++) {
+                unsigned v;
+                if (content == CONTENT_EXTREMES) {
+                    /* Quadrants of black, white and full-range noise. */
+                    int q = (x * 2 >= w) + 2 * (y * 2 >= h);
+                    v = q == 0 ? 0 : q == 1 ? max : (rng() & 1) ? max : rng() % (max + 1);
+                    if (which && q == 3)
+                        v = max - v;
+                } else {
+                    unsigned base = (unsigned)((x * 5 + y * 3 + n * 7) * (max + 1) / (4 * (w + h) + 64));
+                    int noise = (int)(rng() % 17) - 8;
+                    v = (unsigned)av_clip((int)base + noise * (which ? 3 : 1), 0, max);
+                }
+                if (over && (x >= w || !(rng() & 7) ||
+                             (x >= w / 3 && x < w / 2 && y >= h / 3 && y < h / 2)))
+                    v = max + 1 + rng() % (65535 - max);
+                if (clamp && v > max)
+                    v = max;
+                if (bytes == 1)
+                    t->planes[p][y * linesize + x] = v;
+                else
+                    ((uint16_t *)(t->planes[p] + y * linesize))[x] = v;
+            }
+        }
+        t->pic.data[p]     = t->planes[p];
+        t->pic.linesize[p] = linesize;
+    }
+    return 0;
+}
+
+static void free_picture(TestPicture *t)
+{
+    for (int p = 0; p < 3; p++)
+        av_freep(&t->planes[p]);
+}
+
+static const char all_features[] =
+    "name=psnr|name=motion|name=vif|name=adm|name=cambi|name=float_ssim|name=float_ms_ssim|"
+    "name=ciede|name=float_psnr|name=float_ansnr|name=float_moment|name=float_motion|"
+    "name=float_vif|name=float_adm|name=speed_chroma|name=speed_temporal";
+/* psnr_hvs stops at 12 bits, as libvmaf's does. */
+static const char psnr_hvs[] = "|name=psnr_hvs";
+
+static const char all_models[] =
+    "version=vmaf_v0.6.1:name=vmaf|version=vmaf_b_v0.6.3:name=vmaf_b|"
+    "version=vmaf_float_v0.6.1:name=vmaf_float|version=vmaf_v1.0.16_3d0h:name=vmaf_v1";
+
+/* Score NB_FRAMES pairs; *pe is left for the caller to read and free. */
+static int run(FFVmafEngine **pe, const FFVmafGeometry *geo, const char *models,
+               const char *features, enum Content content, int over, int clamp, int threads)
+{
+    int ret;
+
+    if ((ret = ff_vmaf_engine_alloc(pe, NULL)) < 0)
+        return ret;
+    ff_vmaf_engine_set_backend(*pe, FF_VMAF_BACKEND_CPU, 0);
+    if ((ret = ff_vmaf_engine_parse_models(*pe, models)) < 0 ||
+        (ret = ff_vmaf_engine_parse_features(*pe, features)) < 0 ||
+        (ret = ff_vmaf_engine_configure(*pe, geo, threads, 1)) < 0)
+        return ret;
+    for (int n = 0; n < NB_FRAMES; n++) {
+        TestPicture ref, dis;
+        if ((ret = make_picture(&ref, geo, content, 0, n, over, clamp)) >= 0 &&
+            (ret = make_picture(&dis, geo, content, 1, n, over, clamp)) >= 0)
+            ret = ff_vmaf_engine_push(*pe, &ref.pic, &dis.pic);
+        free_picture(&ref);
+        free_picture(&dis);
+        if (ret < 0)
+            return ret;
+    }
+    return ff_vmaf_engine_flush(*pe);
+}
+
+/* Values that are not finite; the first is described in what. */
+static int count_nonfinite(const FFVmafEngine *e, char *what, size_t size)
+{
+    const FFVmafFeatureCollector *fc = ff_vmaf_engine_results(e);
+    int bad = 0;
+    *what = 0;
+    for (int k = 0; k < ff_vmaf_collector_nb_keys(fc); k++)
+        for (unsigned i = 0; i < NB_FRAMES; i++) {
+            double v;
+            if (ff_vmaf_collector_read_at(fc, k, i, &v) >= 0 && !isfinite(v) && !bad++)
+                snprintf(what, size, "%s of frame %u is %f", ff_vmaf_collector_key(fc, k), i, v);
+        }
+    return bad;
+}
+
+/* Keys and values of a and b that differ (as bits); the first in what. */
+static int count_differences(const FFVmafEngine *a, const FFVmafEngine *b, char *what, size_t size)
+{
+    const FFVmafFeatureCollector *fa = ff_vmaf_engine_results(a), *fb = ff_vmaf_engine_results(b);
+    int diff = 0;
+    *what = 0;
+
+    if (ff_vmaf_collector_nb_keys(fa) != ff_vmaf_collector_nb_keys(fb)) {
+        snprintf(what, size, "%d keys against %d", ff_vmaf_collector_nb_keys(fa),
+                 ff_vmaf_collector_nb_keys(fb));
+        return 1;
+    }
+    for (int k = 0; k < ff_vmaf_collector_nb_keys(fa); k++) {
+        const char *key = ff_vmaf_collector_key(fa, k);
+        if (strcmp(key, ff_vmaf_collector_key(fb, k))) {
+            if (!diff++)
+                snprintf(what, size, "key %d is %s against %s", k, key, ff_vmaf_collector_key(fb, k));
+            continue;
+        }
+        for (unsigned i = 0; i < NB_FRAMES; i++) {
+            double va, vb;
+            int ha = ff_vmaf_collector_read_at(fa, k, i, &va) >= 0;
+            int hb = ff_vmaf_collector_read_at(fb, k, i, &vb) >= 0;
+            if (ha != hb || (ha && memcmp(&va, &vb, sizeof(va))))
+                if (!diff++)
+                    snprintf(what, size, "%s of frame %u: %.17g against %.17g", key, i,
+                             ha ? va : NAN, hb ? vb : NAN);
+        }
+    }
+    for (int i = 0; i < ff_vmaf_collector_nb_aggregates(fa); i++) {
+        double va, vb = NAN;
+        const char *key = ff_vmaf_collector_aggregate(fa, i, &va);
+        for (int j = 0; j < ff_vmaf_collector_nb_aggregates(fb); j++) {
+            double v;
+            if (!strcmp(ff_vmaf_collector_aggregate(fb, j, &v), key))
+                vb = v;
+        }
+        if (memcmp(&va, &vb, sizeof(va)) && !diff++)
+            snprintf(what, size, "aggregate %s: %.17g against %.17g", key, va, vb);
+    }
+    return diff;
+}
+
+static const char *const ss_names[2][2] = { { "4:4:4", "4:4:0" }, { "4:2:2", "4:2:0" } };
+
+/* A pair with samples above the maximum scores as the clamped pair. */
+static void test_out_of_range(int bpc, int ss_x, int ss_y, int w, int h, int threads)
+{
+    FFVmafGeometry geo = { w, h, bpc, ss_x, ss_y };
+    FFVmafEngine *over = NULL, *clamped = NULL;
+    char what[512] = "", name[128], features[1024];
+    int ret;
+
+    snprintf(features, sizeof(features), "%s%s", all_features, psnr_hvs);
+    snprintf(name, sizeof(name), "%d-bit %s %dx%d%s with samples above %d", bpc,
+             ss_names[ss_x][ss_y], w, h, threads > 1 ? " (2 threads)" : "", (1 << bpc) - 1);
+    log_text[0] = 0;
+    if ((ret = run(&over, &geo, all_models, features, CONTENT_NATURAL, 1, 0, threads)) < 0 ||
+        (ret = run(&clamped, &geo, all_models, features, CONTENT_NATURAL, 1, 1, threads)) < 0) {
+        check(0, "%s: engine error %s: %s", name, av_err2str(ret), log_text);
+    } else {
+        int diff = count_differences(over, clamped, what, sizeof(what));
+        check(!diff, "%s scores as the clamped pair%s%s", name, diff ? ": " : "", what);
+        diff = count_nonfinite(over, what, sizeof(what));
+        check(!diff, "%s: every value finite%s%s", name, diff ? ": " : "", what);
+        check(strstr(log_text, "clamped") != NULL,
+              "%s: a warning says the samples are clamped", name);
+    }
+    ff_vmaf_engine_free(&over);
+    ff_vmaf_engine_free(&clamped);
+}
+
+/* Black, white and full-swing noise: every value finite. */
+static void test_extremes(int bpc, int ss_x, int ss_y, int w, int h)
+{
+    FFVmafGeometry geo = { w, h, bpc, ss_x, ss_y };
+    FFVmafEngine *e = NULL;
+    char what[512] = "";
+    char features[1024];
+    int ret, bad;
+
+    snprintf(features, sizeof(features), "%s%s", all_features, bpc <= 12 ? psnr_hvs : "");
+    log_text[0] = 0;
+    if ((ret = run(&e, &geo, all_models, features, CONTENT_EXTREMES, 0, 0, 1)) < 0) {
+        check(0, "%d-bit %s %dx%d extremes: engine error %s: %s", bpc, ss_names[ss_x][ss_y],
+              w, h, av_err2str(ret), log_text);
+    } else {
+        bad = count_nonfinite(e, what, sizeof(what));
+        check(!bad, "%d-bit %s %dx%d extremes: every value finite%s%s", bpc,
+              ss_names[ss_x][ss_y], w, h, bad ? ": " : "", what);
+        /* (ciede's warning about odd sizes is expected.) */
+        bad = strstr(log_text, "not a finite number") || strstr(log_text, "clamped");
+        check(!bad, "%d-bit %s %dx%d extremes: no warning of values that are not numbers or "
+              "samples out of range%s%s", bpc, ss_names[ss_x][ss_y], w, h, bad ? ": " : "",
+              bad ? log_text : "");
+    }
+    ff_vmaf_engine_free(&e);
+}
+
+int main(void)
+{
+    static const int depths[] = { 8, 10, 12, 16 };
+
+    av_log_set_level(AV_LOG_WARNING);
+    av_log_set_callback(log_callback);
+
+    /* Odd sizes: FFmpeg's chroma planes are rounded up and ciede reads them. */
+    test_out_of_range(10, 1, 1, 221, 181, 1);
+    test_out_of_range(12, 1, 1, 221, 181, 1);
+    test_out_of_range(10, 0, 0, 224, 176, 2);
+    test_out_of_range(12, 1, 0, 219, 177, 1);
+    for (int i = 0; i < 4; i++) {
+        test_extremes(depths[i], 1, 1, 221, 181);
+        test_extremes(depths[i], 0, 0, 224, 176);
+    }
+
+    printf("%d passed, %d failed\n", nb_passed, nb_failed);
+    return nb_failed ? 1 : 0;
+}
