@@ -742,6 +742,10 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
     if ((ret = ff_vmaf_engine_parse_features(s->engine, s->feature_cfg)) < 0)
         return ret;
+    /* Names that clash, or that the log cannot hold, fail here rather than
+     * at the first frame (or not at all). */
+    if ((ret = ff_vmaf_engine_check_names(s->engine, s->log_path ? (int)s->log_format : -1)) < 0)
+        return ret;
 
     /* Create the log's file now so a bad path fails before any frame. */
     if (s->log_path && (ret = open_log(ctx)) < 0)

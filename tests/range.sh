@@ -2,9 +2,10 @@
 # Samples above the depth's maximum: the engine scores them as the clamped
 # picture (tests/range_test.c, every feature and model at 10 and 12 bits),
 # and so does the filter on a 10-bit raw clip holding values up to 65535,
-# with a warning and no value that is not a number.
+# with a warning and no value that is not a number. A score that is not a
+# number is never printed without a warning that names its model.
 
-run_unit "" range_test
+run_unit "" range_test "$build"
 
 range_dir=$build/range
 mkdir -p "$range_dir"
@@ -44,4 +45,18 @@ if $CC -std=c11 -O2 "$top/tests/range_clip.c" -o "$build/range_clip"; then
     fi
 else
     fail "tests/range_clip.c does not compile"
+fi
+
+# The model range_test wrote, whose scores are NaN.
+if [ -f "$build/range_test_nan_model.json" ] &&
+   "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.2" \
+       -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.2" \
+       -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=model=path=$build/range_test_nan_model.json\\\\:enable_transform=true" \
+       -f null - > "$range_dir/nan-model.log" 2>&1 &&
+   sed -n "/Model 'vmaf': vmaf of frame 0 is NaN, not a finite number/,\$p" "$range_dir/nan-model.log" |
+       grep -q 'VMAF score: '; then
+    pass "a model scoring NaN: a warning naming it comes before the score line"
+else
+    fail "a model scoring NaN: a warning naming it comes before the score line"
+    tail -3 "$range_dir/nan-model.log"
 fi

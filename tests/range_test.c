@@ -1,5 +1,6 @@
 /*
- * Pictures at and beyond the limits of their bit depth.
+ * Pictures at and beyond the limits of their bit depth, and numbers that
+ * are not numbers.
  *
  * - Out of range: 10- and 12-bit pairs holding samples above the depth's
  *   maximum (which no decoder writes, but a raw file or a mislabelled
@@ -8,12 +9,14 @@
  *   all of them finite.
  * - Extremes: 8-, 10-, 12- and 16-bit pairs of black, white and noise that
  *   jumps between the two give finite values everywhere.
+ * - A model whose numbers overflow: the engine warns, naming the model,
+ *   and a pooled value that is not finite is named too.
  *
  * tests/sanitizers.sh also builds it against the engine compiled with
  * AddressSanitizer and UndefinedBehaviorSanitizer, where any overflow or
  * invalid shift on these pictures aborts the run.
  *
- * Usage: range_test
+ * Usage: range_test <directory for temporary files>
  * The last line printed is "N passed, N failed".
  */
 
@@ -291,10 +294,96 @@ static void test_extremes(int bpc, int ss_x, int ss_y, int w, int h)
     ff_vmaf_engine_free(&e);
 }
 
-int main(void)
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    int ok = f && fputs(text, f) >= 0;
+    if (f)
+        ok &= !fclose(f);
+    return ok ? 0 : AVERROR(EIO);
+}
+
+/*
+ * One support vector over integer_motion2. Its output slope is the smallest
+ * double, so the SVM's output (about 2) becomes a score of infinity; the
+ * score transform -y + y^2 then gives inf - inf, not a number. The second
+ * model's slope leaves a finite score near 1.3e308 instead, which only the
+ * mean of two frames overflows.
+ */
+#define ABSURD_MODEL(slope) \
+    "{\n" \
+    "  \"model_dict\": {\n" \
+    "    \"model\": \"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.04\\nnr_class 2\\ntotal_sv 1\\n" \
+    "rho -1.0\\nSV\\n1 1:0.5 \\n\",\n" \
+    "    \"model_type\": \"LIBSVMNUSVR\",\n" \
+    "    \"feature_names\": [\"VMAF_integer_feature_motion2_score\"],\n" \
+    "    \"feature_dict\": {\"VMAF_integer_feature\": [\"motion2\"]},\n" \
+    "    \"norm_type\": \"linear_rescale\",\n" \
+    "    \"slopes\": [" slope ", 1.0],\n" \
+    "    \"intercepts\": [0.0, 0.0],\n" \
+    "    \"score_clip\": [0.0, 100.0],\n" \
+    "    \"score_transform\": {\"p0\": 0.0, \"p1\": -1.0, \"p2\": 1.0, \"out_gte_in\": \"false\"}\n" \
+    "  }\n" \
+    "}\n"
+
+static void test_absurd_models(const char *dir)
+{
+    FFVmafGeometry geo = { 64, 48, 8, 1, 1 };
+    FFVmafEngine *e = NULL;
+    char path[2][1024], models[2200], what[512] = "";
+    double v;
+    int ret, ok;
+
+    snprintf(path[0], sizeof(path[0]), "%s/range_test_nan_model.json", dir);
+    snprintf(path[1], sizeof(path[1]), "%s/range_test_huge_model.json", dir);
+    if (write_file(path[0], ABSURD_MODEL("5e-324")) < 0 ||
+        write_file(path[1], ABSURD_MODEL("1.5e-308")) < 0) {
+        check(0, "absurd models: cannot write %s", path[0]);
+        return;
+    }
+
+    /* Scores that are not a number: a warning names the model. */
+    snprintf(models, sizeof(models), "path=%s:name=nan_score:enable_transform=true", path[0]);
+    log_text[0] = 0;
+    if ((ret = run(&e, &geo, models, "", CONTENT_NATURAL, 0, 0, 1)) < 0) {
+        check(0, "NaN model: engine error %s", av_err2str(ret));
+    } else {
+        ret = ff_vmaf_engine_pool(e, "nan_score", FF_VMAF_POOL_MEAN, &v);
+        check(ret >= 0 && isnan(v), "NaN model: its frames score NaN (got %f)", v);
+        ok = strstr(log_text, "Model 'nan_score': nan_score of frame 0 is NaN, "
+                              "not a finite number") != NULL;
+        check(ok, "NaN model: a warning names the model and says its score is not a number%s%s",
+              ok ? "" : ": ", ok ? "" : log_text);
+    }
+    ff_vmaf_engine_free(&e);
+
+    /* Finite frame scores whose mean overflows: the pooled value is named. */
+    snprintf(models, sizeof(models), "path=%s:name=huge_score:disable_clip=true", path[1]);
+    log_text[0] = 0;
+    if ((ret = run(&e, &geo, models, "", CONTENT_NATURAL, 0, 0, 1)) < 0) {
+        check(0, "overflowing model: engine error %s", av_err2str(ret));
+    } else {
+        check(!count_nonfinite(e, what, sizeof(what)) && !log_text[0],
+              "overflowing model: frame scores finite, no warning%s%s%s%s",
+              what[0] ? ": " : "", what, log_text[0] ? ": " : "", log_text);
+        ret = ff_vmaf_engine_pool(e, "huge_score", FF_VMAF_POOL_MEAN, &v);
+        check(ret >= 0 && isinf(v), "overflowing model: the mean overflows (got %f)", v);
+        ok = strstr(log_text, "The pooled mean of 'huge_score' is +inf, not a finite number") != NULL;
+        check(ok, "overflowing model: a warning names the pooled key%s%s",
+              ok ? "" : ": ", ok ? "" : log_text);
+    }
+    ff_vmaf_engine_free(&e);
+    /* The models stay for tests/range.sh's run of the filter. */
+}
+
+int main(int argc, char **argv)
 {
     static const int depths[] = { 8, 10, 12, 16 };
 
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s <directory for temporary files>\n", argv[0]);
+        return 2;
+    }
     av_log_set_level(AV_LOG_WARNING);
     av_log_set_callback(log_callback);
 
@@ -307,6 +396,7 @@ int main(void)
         test_extremes(depths[i], 1, 1, 221, 181);
         test_extremes(depths[i], 0, 0, 224, 176);
     }
+    test_absurd_models(argv[1]);
 
     printf("%d passed, %d failed\n", nb_passed, nb_failed);
     return nb_failed ? 1 : 0;

@@ -191,3 +191,52 @@ rl_orders default "vmaf, psnr, float_ssim" 320x240 "version=vmaf_v0.6.1" "name=p
 # motion2/motion3 keys one frame late, in the same push; threads finish them
 # in any order (integer motion, registered later, usually first).
 rl_orders float "float model, motion" 640x480 "version=vmaf_float_v0.6.1" "name=motion" 2 3 4 8 2 3 4 8
+
+# ---- 4. names: collisions refused before the first frame, escaped in each format ----
+
+rl_model="version=vmaf_v0.6.1\\\\:name"
+expect_error "names: two models with one name are refused at configure" \
+    "Model 2 ('vmaf') writes 'vmaf', which model 1 ('vmaf') writes too" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=$rl_model=vmaf|version=vmaf_v0.6.1neg"
+expect_error "names: a model named like a feature's value is refused at configure" \
+    "Model 1 ('integer_adm2') writes 'integer_adm2', which feature 'adm' writes too" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" -lavfi "[0:v][1:v]vmaf_hip=model=$rl_model=integer_adm2"
+# XML writes names as attribute names.
+expect_error "names: a name the XML log cannot hold is refused at configure" \
+    "Model 1's name 'a\"b' cannot be written in the XML log" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=$rl_model=a\"b:log_path=$rl/bad-name.xml"
+
+# JSON escapes what XML refuses; CSV quotes a name with a comma.
+if command -v python3 > /dev/null 2>&1; then
+    log=$rl/escape.json
+    rl_run "$rl/escape.err" -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+        -lavfi "[0:v][1:v]vmaf_hip=model=$rl_model=a\"b\\\\\\\\c:log_fmt=json:log_path=$log"
+    if [ $rl_rc -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "a\"b\\c" in d["frames"][0]["metrics"] and "a\"b\\c" in d["pooled_metrics"]
+' "$log" 2> "$rl/escape.py"; then
+        pass "names: JSON log escapes a model name with a quote and a backslash"
+    else
+        fail "names: JSON log escapes a model name with a quote and a backslash (exit $rl_rc)"
+        tail -2 "$rl/escape.py"
+    fi
+    log=$rl/escape.csv
+    rl_run "$rl/escape-csv.err" -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+        -lavfi "[0:v][1:v]vmaf_hip=model=$rl_model=a\\\\\\,\"b\":log_fmt=csv:log_path=$log"
+    if [ $rl_rc -eq 0 ] && python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert "a,\"b\"" in rows[0] and all(len(r) == len(rows[0]) for r in rows)
+' "$log" 2> "$rl/escape-csv.py"; then
+        pass "names: CSV log quotes a model name with a comma and quotes"
+    else
+        fail "names: CSV log quotes a model name with a comma and quotes (exit $rl_rc)"
+        tail -2 "$rl/escape-csv.py"
+    fi
+else
+    echo "names: JSON and CSV escaping: skipped: no python3 to parse the logs"
+fi
+

@@ -440,12 +440,16 @@ static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 }
 
 static const char *const cambi_provides[] = { CAMBI_NAME, NULL };
+static const char *const cambi_plain_outputs[] = {
+    "cambi_source", "cambi_full_reference", NULL
+};
 
 const FFVmafExtractor ff_vmaf_extractor_cambi = {
     .name      = "cambi",
     .options   = cambi_options,
     .priv_size = sizeof(CambiContext),
     .provides  = cambi_provides,
+    .plain_outputs = cambi_plain_outputs,
     .init      = cambi_init,
     .extract   = cambi_extract,
     .close     = cambi_close,

@@ -69,6 +69,7 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     ff_vmaf_engine_free_gpu(e);
     ff_vmaf_engine_free_models(e);
     ff_vmaf_collector_free(&e->fc);
+    av_dict_free(&e->nonfinite_keys);
     av_freep(pe);
 }
 
@@ -465,14 +466,19 @@ const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e)
     return e->fc;
 }
 
-int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
+int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
                         enum FFVmafPoolMethod method, double *result)
 {
     int nb_keys = ff_vmaf_collector_nb_keys(e->fc);
     for (int k = 0; k < nb_keys; k++) {
         const char *name = ff_vmaf_collector_key(e->fc, k);
-        if (!strcmp(name, key) || !strcmp(ff_vmaf_feature_alias(name), key))
-            return ff_vmaf_pool(e->fc, k, method, ff_vmaf_engine_nb_frames(e), e->step, result);
+        if (!strcmp(name, key) || !strcmp(ff_vmaf_feature_alias(name), key)) {
+            unsigned nb_frames = ff_vmaf_engine_nb_frames(e);
+            int ret = ff_vmaf_pool(e->fc, k, method, nb_frames, e->step, result);
+            if (ret >= 0)
+                ff_vmaf_engine_check_pooled(e, k, method, nb_frames, *result);
+            return ret;
+        }
     }
     return AVERROR(ENOENT);
 }

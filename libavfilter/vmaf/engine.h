@@ -55,6 +55,18 @@ int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list);
  */
 int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list);
 
+/**
+ * Check, once models and features are added, the names the results will
+ * have, so that a clash is an error before the first frame: no two models
+ * may write the same name, and no model a name that a feature writes (the
+ * logs would hold two values under one name, and the score printed could
+ * be the feature's). log_format (an FFVmafLogFormat, or -1 without a log)
+ * adds that format's rules: XML writes names as attribute names, so each
+ * must be a valid XML name; sub separates values with '|'. Errors name
+ * what clashes; AVERROR(EINVAL).
+ */
+int ff_vmaf_engine_check_names(const FFVmafEngine *e, int log_format);
+
 enum FFVmafBackend {
     FF_VMAF_BACKEND_AUTO,       ///< a GPU when one answers, else the CPU
     FF_VMAF_BACKEND_GPU,        ///< a GPU, or an error
@@ -121,8 +133,11 @@ int ff_vmaf_engine_nb_models(const FFVmafEngine *e);
 /** Key of model i's score in the results ("vmaf" unless renamed). */
 const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i);
 
-/** Pool key (an output name, as written in logs) over the scored frames. */
-int ff_vmaf_engine_pool(const FFVmafEngine *e, const char *key,
+/**
+ * Pool key (an output name, as written in logs) over the scored frames.
+ * A result that is not a finite number is warned about, once per key.
+ */
+int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
                         enum FFVmafPoolMethod method, double *result);
 
 /** Write the log; fps is the measured scoring speed. */

@@ -72,6 +72,9 @@ struct FFVmafEngine {
      * unpack_buf (which a plain picture does not use otherwise); each input
      * warns the first time. */
     int clamp_warned[2];
+    /* Keys whose values that are not finite numbers were reported
+     * (engine_nonfinite.c). */
+    AVDictionary *nonfinite_keys;
 
     AVSliceThread *threads;
     int nb_threads;
@@ -108,5 +111,19 @@ void ff_vmaf_engine_gpu_leave(FFVmafEngine *e);
 int  ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 int  ff_vmaf_engine_score_models(FFVmafEngine *e);
 void ff_vmaf_engine_free_models(FFVmafEngine *e);
+
+struct FFVmafModel;
+
+/*
+ * Warn, once per key, about values that are not finite numbers: a model's
+ * outputs for frame index (with its inputs, which name the cause), every
+ * value of frame index once its values are final, a pooled value.
+ */
+void ff_vmaf_engine_check_model(FFVmafEngine *e, const struct FFVmafModel *m, unsigned index,
+                                const double *inputs, const char (*input_keys)[256],
+                                const double *outputs);
+void ff_vmaf_engine_check_frame(FFVmafEngine *e, unsigned index);
+void ff_vmaf_engine_check_pooled(FFVmafEngine *e, int key_idx, enum FFVmafPoolMethod method,
+                                 unsigned nb_frames, double v);
 
 #endif /* AVFILTER_VMAF_ENGINE_INTERNAL_H */

@@ -23,6 +23,7 @@
  * scores once every input of a frame is final.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "libavutil/avstring.h"
@@ -129,6 +130,7 @@ static int score_frame(FFVmafEngine *e, EngineModel *m, unsigned index)
     }
     if ((ret = ff_vmaf_model_predict(m->model, m->inputs, m->nb_inputs, m->outputs)) < 0)
         return ret;
+    ff_vmaf_engine_check_model(e, m->model, index, m->inputs, m->input_keys, m->outputs);
     for (int k = 0; k < m->nb_outputs; k++)
         if ((ret = ff_vmaf_collector_write(e->fc, ff_vmaf_model_output_key(m->model, k),
                                            index, m->outputs[k])) < 0)
@@ -148,6 +150,7 @@ int ff_vmaf_engine_score_models(FFVmafEngine *e)
         for (int i = 0; i < e->nb_models; i++)
             if ((ret = score_frame(e, e->models[i], index)) < 0)
                 return ret;
+        ff_vmaf_engine_check_frame(e, index);
     }
     return 0;
 }
@@ -169,4 +172,121 @@ const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i)
     if (i < 0 || i >= e->nb_models)
         return NULL;
     return ff_vmaf_model_output_key(e->models[i]->model, 0);
+}
+
+/* As the XML log can hold a name as an attribute name: an ASCII letter or
+ * '_', then letters, digits, '_', '-' and '.'. */
+static int is_xml_name_char(char c, int first)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           (!first && (av_isdigit(c) || c == '-' || c == '.'));
+}
+
+static int is_xml_name(const char *s)
+{
+    if (!is_xml_name_char(*s, 1))
+        return 0;
+    for (s++; *s; s++)
+        if (!is_xml_name_char(*s, 0))
+            return 0;
+    return 1;
+}
+
+/* what: the name and whose it is, e.g. "Model 1's name 'x'". */
+static int check_log_name(const FFVmafEngine *e, const char *what, const char *name,
+                          int log_format)
+{
+    if (log_format == FF_VMAF_LOG_XML && !is_xml_name(name)) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "%s cannot be written in the XML log, which writes names as attribute "
+               "names: a name must start with a letter (A-Z, a-z) or '_' and hold only "
+               "letters, digits, '_', '-' and '.'. Choose another name, or log_fmt=json "
+               "or log_fmt=csv.\n", what);
+        return AVERROR(EINVAL);
+    }
+    if (log_format == FF_VMAF_LOG_SUB && strpbrk(name, "|\r\n")) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "%s cannot be written in the sub log, which separates values with '|' and "
+               "frames with line breaks. Choose another name, or another log_fmt.\n", what);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/*
+ * Whether feature f writes key under its own name or under the name the
+ * logs show; with log_format >= 0, also check each of its names for it.
+ */
+static int feature_names_check(const FFVmafEngine *e, const FFVmafFeature *f,
+                               const char *key, int log_format, int *found)
+{
+    const char *const *lists[2] = { f->ex->provides, f->ex->plain_outputs };
+    char name[512], what[700];
+    int ret;
+
+    for (int l = 0; l < 2; l++) {
+        for (const char *const *p = lists[l]; p && *p; p++) {
+            const char *shown;
+            ff_vmaf_feature_key(f, *p, name, sizeof(name));
+            shown = ff_vmaf_feature_alias(name);
+            if (key && (!strcmp(key, name) || !strcmp(key, shown)))
+                *found = 1;
+            if (log_format < 0)
+                continue;
+            snprintf(what, sizeof(what), "The name '%s' of a value of feature '%s'",
+                     shown, f->ex->name);
+            if ((ret = check_log_name(e, what, shown, log_format)) < 0)
+                return ret;
+        }
+    }
+    return 0;
+}
+
+int ff_vmaf_engine_check_names(const FFVmafEngine *e, int log_format)
+{
+    char what[512];
+    int ret;
+
+    for (int i = 0; i < e->nb_models; i++) {
+        const FFVmafModel *m = e->models[i]->model;
+
+        snprintf(what, sizeof(what), "Model %d's name '%s'", i + 1, ff_vmaf_model_name(m));
+        if ((ret = check_log_name(e, what, ff_vmaf_model_name(m), log_format)) < 0)
+            return ret;
+        for (int k = 0; k < ff_vmaf_model_nb_outputs(m); k++) {
+            const char *key = ff_vmaf_model_output_key(m, k);
+
+            for (int j = 0; j < i; j++) {
+                const FFVmafModel *o = e->models[j]->model;
+                for (int l = 0; l < ff_vmaf_model_nb_outputs(o); l++) {
+                    if (strcmp(key, ff_vmaf_model_output_key(o, l)))
+                        continue;
+                    av_log(e->log_ctx, AV_LOG_ERROR,
+                           "Model %d ('%s') writes '%s', which model %d ('%s') writes too: "
+                           "give one of them another name (name=...), so that each model's "
+                           "scores have their own.\n", i + 1, ff_vmaf_model_name(m), key,
+                           j + 1, ff_vmaf_model_name(o));
+                    return AVERROR(EINVAL);
+                }
+            }
+            for (int j = 0; j < e->nb_features; j++) {
+                int found = 0;
+                feature_names_check(e, e->features[j], key, -1, &found);
+                if (!found)
+                    continue;
+                av_log(e->log_ctx, AV_LOG_ERROR,
+                       "Model %d ('%s') writes '%s', which feature '%s' writes too: the logs "
+                       "would hold both under one name, and the score printed could be the "
+                       "feature's. Give the model another name (name=...).\n", i + 1,
+                       ff_vmaf_model_name(m), key, e->features[j]->ex->name);
+                return AVERROR(EINVAL);
+            }
+        }
+    }
+    for (int j = 0; j < e->nb_features && log_format >= 0; j++) {
+        int found;
+        if ((ret = feature_names_check(e, e->features[j], NULL, log_format, &found)) < 0)
+            return ret;
+    }
+    return 0;
 }

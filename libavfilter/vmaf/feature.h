@@ -89,6 +89,13 @@ typedef struct FFVmafExtractor {
      */
     const char *const *provides;
     /**
+     * Outputs it may also write, under their own name whatever the options
+     * (not declared, so not renamed), NULL-terminated; NULL for none. With
+     * provides, every name it can write: names are checked before the
+     * first frame, and so are the features a model asks for.
+     */
+    const char *const *plain_outputs;
+    /**
      * How many later frames must be pushed before the values of a frame
      * are final (integer motion2 needs the next frame: 1).
      */

@@ -132,11 +132,13 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
 /* libvmaf declares only float_ansnr: float_anpsnr never takes a suffix. */
 static const char *const float_ansnr_provides[] = { "float_ansnr", NULL };
+static const char *const float_ansnr_plain_outputs[] = { "float_anpsnr", NULL };
 
 const FFVmafExtractor ff_vmaf_extractor_float_ansnr = {
     .name      = "float_ansnr",
     .priv_size = sizeof(FloatANSNRContext),
     .provides  = float_ansnr_provides,
+    .plain_outputs = float_ansnr_plain_outputs,
     .init      = float_ansnr_init,
     .extract   = float_ansnr_extract,
 };

@@ -64,6 +64,61 @@ static int frame_has_values(const FFVmafFeatureCollector *fc, int nb_keys,
     return 0;
 }
 
+/*
+ * Names are written as each format needs: XML as attribute names (which
+ * ff_vmaf_engine_check_names() has checked) and, in attribute values,
+ * escaped; JSON as escaped strings; CSV quoted where a name holds a comma,
+ * a quote or a line break (RFC 4180). Plain names come out unchanged.
+ */
+static void xml_attr_value(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f);  break;
+        case '<': fputs("&lt;", f);   break;
+        case '>': fputs("&gt;", f);   break;
+        case '"': fputs("&quot;", f); break;
+        default:  putc(*s, f);        break;
+        }
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; *s; s++) {
+        unsigned char c = *s;
+        switch (c) {
+        case '"':  fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f);  break;
+        case '\r': fputs("\\r", f);  break;
+        case '\t': fputs("\\t", f);  break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                putc(c, f);
+        }
+    }
+    putc('"', f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    putc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', f);
+        putc(*s, f);
+    }
+    putc('"', f);
+}
+
 #define FOR_EACH_FRAME(i, info) \
     for (unsigned i = 0; i < (info)->nb_frames; i += FFMAX((info)->step, 1))
 
@@ -77,9 +132,11 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "<VMAF version=\"%s\">\n", info->version);
     fprintf(f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n",
             info->width, info->height);
-    if (info->backends)
-        fprintf(f, "  <fyi fps=\"%.2f\" backends=\"%s\" />\n", info->fps, info->backends);
-    else
+    if (info->backends) {
+        fprintf(f, "  <fyi fps=\"%.2f\" backends=\"", info->fps);
+        xml_attr_value(f, info->backends);
+        fprintf(f, "\" />\n");
+    } else
         fprintf(f, "  <fyi fps=\"%.2f\" />\n", info->fps);
     fprintf(f, "  <frames>\n");
     FOR_EACH_FRAME(i, info) {
@@ -99,8 +156,9 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "  </frames>\n");
     fprintf(f, "  <pooled_metrics>\n");
     for (int k = 0; k < nb_keys; k++) {
-        fprintf(f, "    <metric name=\"%s\"",
-                ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        fprintf(f, "    <metric name=\"");
+        xml_attr_value(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        fprintf(f, "\"");
         for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
             double v;
             if (ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v) < 0)
@@ -152,8 +210,11 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         fprintf(f, "  \"fps\": %.2f,\n", info->fps);
     else
         fprintf(f, "  \"fps\": null,\n");
-    if (info->backends)
-        fprintf(f, "  \"backends\": \"%s\",\n", info->backends);
+    if (info->backends) {
+        fprintf(f, "  \"backends\": ");
+        json_string(f, info->backends);
+        fprintf(f, ",\n");
+    }
     fprintf(f, "  \"frames\": [");
     FOR_EACH_FRAME(i, info) {
         int nb = 0, written = 0;
@@ -170,8 +231,9 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         for (int k = 0; k < nb_keys; k++) {
             if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0)
                 continue;
-            fprintf(f, "        \"%s\": ",
-                    ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+            fprintf(f, "        ");
+            json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+            fprintf(f, ": ");
             json_value(f, v, ++written == nb);
         }
         fprintf(f, "      }\n");
@@ -180,8 +242,9 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "\n  ],\n");
     fprintf(f, "  \"pooled_metrics\": {");
     for (int k = 0; k < nb_keys; k++) {
-        fprintf(f, "%s\n    \"%s\": {\n", k ? "," : "",
-                ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        fprintf(f, "%s\n    ", k ? "," : "");
+        json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        fprintf(f, ": {\n");
         for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
             double v = NAN;
             ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v);
@@ -202,7 +265,9 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         char num[64] = "null";
         if (isfinite(v))
             ff_vmaf_format_value(num, sizeof(num), v);
-        fprintf(f, "%s\n    \"%s\": %s", a ? "," : "", key, num);
+        fprintf(f, "%s\n    ", a ? "," : "");
+        json_string(f, key);
+        fprintf(f, ": %s", num);
     }
     fprintf(f, "\n  }\n");
     fprintf(f, "}\n");
@@ -215,8 +280,10 @@ static void write_csv(FILE *f, const FFVmafFeatureCollector *fc,
     char num[64];
 
     fprintf(f, "Frame,");
-    for (int k = 0; k < nb_keys; k++)
-        fprintf(f, "%s,", ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+    for (int k = 0; k < nb_keys; k++) {
+        csv_field(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        putc(',', f);
+    }
     fprintf(f, "\n");
     FOR_EACH_FRAME(i, info) {
         if (!frame_has_values(fc, nb_keys, i))

@@ -159,6 +159,10 @@ const char *const ff_vmaf_psnr_provides[] = {
     "psnr_y", "psnr_cb", "psnr_cr", NULL
 };
 
+static const char *const psnr_plain_outputs[] = {
+    "mse_y", "mse_cb", "mse_cr", NULL
+};
+
 const FFVmafExtractor ff_vmaf_extractor_psnr = {
     .name      = "psnr",
     .options   = ff_vmaf_psnr_options,
@@ -166,6 +170,7 @@ const FFVmafExtractor ff_vmaf_extractor_psnr = {
     /* The aggregate sums need every frame, in order, as in libvmaf. */
     .flags     = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
     .provides  = ff_vmaf_psnr_provides,
+    .plain_outputs = psnr_plain_outputs,
     .init      = ff_vmaf_psnr_init,
     .extract   = psnr_extract,
     .flush     = ff_vmaf_psnr_flush,
