@@ -217,6 +217,19 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                "Nothing to compute: no model and no feature enabled.\n");
         return AVERROR(EINVAL);
     }
+    /* Only plain pictures are checked for samples above the depth
+     * (clamp_input()): stored any other way, 10- and 12-bit samples must
+     * be high-bit-packed (P010, P012), which the unpack brings into range. */
+    for (int w = 0; w < 2; w++) {
+        if ((geo->bpc == 10 || geo->bpc == 12) &&
+            (geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR || geo->sample_shift[w]) &&
+            geo->sample_shift[w] < 16 - geo->bpc) {
+            av_log(e->log_ctx, AV_LOG_ERROR, "%d-bit %s samples stored with interleaved chroma "
+                   "or shifted must be high-bit-packed (shifted by %d), not shifted by %d.\n",
+                   geo->bpc, w ? "distorted" : "reference", 16 - geo->bpc, geo->sample_shift[w]);
+            return AVERROR(EINVAL);
+        }
+    }
     e->geo  = *geo;
     e->step = n_subsample ? n_subsample : 1;
     if ((ret = ff_vmaf_engine_setup_gpu(e)) < 0)

@@ -29,7 +29,8 @@
  *   3, 4: one bit per extractor    5: bits 0-1 model (none, vmaf_v0.6.1,
  *      vmaf_float_v0.6.1, vmaf_b_v0.6.3), 2 psnr_hvs/speed_temporal,
  *      3-4 reference storage, 5-6 distorted storage (planar, UV, VU, P010-
- *      like high-bit-packed), 7 n_subsample 2
+ *      like high-bit-packed planar; UV and VU at 10 and 12 bits are
+ *      high-bit-packed too when bit 6 is set), 7 n_subsample 2
  */
 
 #include "libavutil/avstring.h"
@@ -72,7 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int s = (data[5] >> (3 + 2 * w)) & 3;
         geo.chroma_layout[w] = s == 1 ? FF_VMAF_CHROMA_UV : s == 2 ? FF_VMAF_CHROMA_VU :
                                FF_VMAF_CHROMA_PLANAR;
-        geo.sample_shift[w]  = s == 3 && geo.bpc > 8 ? 16 - geo.bpc : 0;
+        /* Interleaved 10- and 12-bit chroma is high-bit-packed (P010) with
+         * samples within the depth, else not shifted (which the engine
+         * refuses). */
+        geo.sample_shift[w]  = (s == 3 || (s && clamp && geo.bpc != 16)) && geo.bpc > 8 ?
+                               16 - geo.bpc : 0;
     }
     mask = data[3] | data[4] << 8;
     for (int i = 0; i < 16; i++)
