@@ -240,3 +240,31 @@ else
     echo "names: JSON and CSV escaping: skipped: no python3 to parse the logs"
 fi
 
+# ---- 5. messages that name what to change ----
+
+# A model whose feature only matches an extractor's prefix ("integer_adm*"),
+# which no extractor computes: refused when the model loads, naming both.
+rl_svm='svm_type nu_svr\nkernel_type rbf\ngamma 0.04\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:0.5\n'
+for name in VMAF_integer_feature_adm2_score integer_adm_foo; do
+    printf '{"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none", "feature_names": ["%s"], "model": "%s"}}\n' \
+        "$name" "$rl_svm" > "$rl/model-$name.json"
+done
+rl_run "$rl/model-ok.err" -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=path=$rl/model-VMAF_integer_feature_adm2_score.json"
+if [ $rl_rc -eq 0 ] && grep -q "VMAF score: " "$rl/model-ok.err"; then
+    pass "messages: a one-feature model file scores (the fixture of the next test)"
+else
+    fail "messages: a one-feature model file scores (the fixture of the next test)"
+    tail -3 "$rl/model-ok.err"
+fi
+expect_error "messages: a model's feature that no extractor computes is refused at load, by name" \
+    "Model 'vmaf' (path=$rl/model-integer_adm_foo.json) needs feature 'integer_adm_foo', which no extractor computes" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=path=$rl/model-integer_adm_foo.json"
+
+# CAMBI's window grows with the frame: too large, the message names the
+# option and the largest value that works at this size.
+expect_error "messages: CAMBI's oversized window names window_size and its largest value here" \
+    "window_size=1000 .* set window_size to 707 or less" \
+    -f lavfi -i "$rl_src" -f lavfi -i "$rl_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=cambi\\\\:window_size=1000"

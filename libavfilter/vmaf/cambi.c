@@ -29,6 +29,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -190,6 +191,19 @@ static int check_size(FFVmafFeature *f, int w, int h, const char *what)
     return 0;
 }
 
+/* The largest window the kernels take: its area is FF_VMAF_CAMBI_MAX_AREA. */
+#define CAMBI_MAX_WINDOW 65
+
+/* The window option is for 4K; it is scaled with the frame size, halved
+ * with the high-resolution speed-up, and odd. */
+static int cambi_window(int window_size, int w, int h, int high_res)
+{
+    int ws = ((window_size * (w + h)) / 375) >> 4;
+    if (high_res)
+        ws = (ws + 1) >> 1;
+    return ws | 1;
+}
+
 static int setup_size(FFVmafFeature *f, CambiSize *sz, int w, int h)
 {
     CambiContext *s = f->priv;
@@ -219,16 +233,28 @@ static int setup_size(FFVmafFeature *f, CambiSize *sz, int w, int h)
     }
     sz->high_res = high_res;
 
-    /* The window option is for 4K; scale it with the frame size. */
-    ws = (s->window_size * (w + h)) / 375;
-    ws >>= 4;
-    if (high_res)
-        ws = (ws + 1) >> 1;
-    ws |= 1;
+    ws = cambi_window(s->window_size, w, h, high_res);
     if (ws * ws > FF_VMAF_CAMBI_MAX_AREA) {
+        int max = s->window_size, max_hrs = 0;
+        char hint[160] = "";
+        while (max > 1 && cambi_window(max, w, h, high_res) * cambi_window(max, w, h, high_res) >
+                          FF_VMAF_CAMBI_MAX_AREA)
+            max--;
+        /* The speed-up halves the window from 1080p on. */
+        if (!high_res && (int64_t)w * h >= 1920 * 1080)
+            for (max_hrs = s->window_size; max_hrs > 1 &&
+                 cambi_window(max_hrs, w, h, 1) * cambi_window(max_hrs, w, h, 1) >
+                 FF_VMAF_CAMBI_MAX_AREA; max_hrs--)
+                ;
+        if (max_hrs > max)
+            snprintf(hint, sizeof(hint), ", or add cambi_high_res_speedup=1080, which halves "
+                     "the window at this size and allows window_size up to %d", max_hrs);
         av_log(f->log_ctx, AV_LOG_ERROR,
-               "Feature 'cambi': window %d at %dx%d is too large (at most %d "
-               "pixels).\n", ws, w, h, FF_VMAF_CAMBI_MAX_AREA);
+               "Feature 'cambi': window_size=%d gives a %dx%d window at %dx%d, larger than "
+               "the %dx%d CAMBI allows: set window_size to %d or less (the option accepts 1 "
+               "to 1000 and is scaled from 4K to the frame size; e.g. "
+               "feature=name=cambi\\\\:window_size=%d)%s.\n", s->window_size, ws, ws, w, h,
+               CAMBI_MAX_WINDOW, CAMBI_MAX_WINDOW, max, max, hint);
         return AVERROR(EINVAL);
     }
     sz->window = ws;

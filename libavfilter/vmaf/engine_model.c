@@ -54,6 +54,37 @@ static void free_model(EngineModel **pm)
     av_freep(pm);
 }
 
+/*
+ * Whether extractor ex can write the value a model file names. Model files
+ * name values that libvmaf finds by prefix ("integer_adm*" is adm's), so a
+ * name can lead to an extractor that never writes it: that must fail here,
+ * naming both, not when the first frame is scored.
+ */
+static int check_model_feature(FFVmafEngine *e, const FFVmafModel *model, const char *entry,
+                               const FFVmafModelInput *in)
+{
+    const FFVmafExtractor *ex = ff_vmaf_extractor_find(in->extractor);
+    const char *const *lists[2];
+    char names[2048] = "";
+
+    if (!ex)
+        return 0;   /* reported by ff_vmaf_engine_add_feature_instance() */
+    lists[0] = ex->provides;
+    lists[1] = ex->plain_outputs;
+    for (int l = 0; l < 2; l++)
+        for (const char *const *p = lists[l]; p && *p; p++) {
+            if (!strcmp(*p, in->feature))
+                return 0;
+            av_strlcatf(names, sizeof(names), "%s%s", names[0] ? ", " : "", *p);
+        }
+    av_log(e->log_ctx, AV_LOG_ERROR,
+           "Model '%s' (%s) needs feature '%s', which no extractor computes: the name "
+           "leads to extractor '%s' by its prefix, and '%s' computes %s. Correct the name "
+           "in the model's \"feature_names\".\n", ff_vmaf_model_name(model), entry,
+           in->feature, ex->name, ex->name, names);
+    return AVERROR(EINVAL);
+}
+
 static int add_model_entry(FFVmafEngine *e, const char *entry)
 {
     EngineModel *m;
@@ -84,6 +115,8 @@ static int add_model_entry(FFVmafEngine *e, const char *entry)
         AVDictionary *opts = NULL;
         FFVmafFeature *f;
 
+        if ((ret = check_model_feature(e, m->model, entry, in)) < 0)
+            goto fail;
         if (in->opts && *in->opts &&
             (ret = av_dict_parse_string(&opts, in->opts, "=", ":", 0)) < 0)
             goto fail;
