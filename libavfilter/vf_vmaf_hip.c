@@ -265,31 +265,45 @@ static int emit_ready(AVFilterContext *ctx)
     return 0;
 }
 
-/* Logs written by earlier instances of the filter in this process: ffmpeg
- * re-creates the filter graph when an input's resolution changes, and the
- * new instance must not replace the log of the frames before. */
-static AVMutex written_logs_lock = AV_MUTEX_INITIALIZER;
+/*
+ * Logs written in this process by instances of the filter that did not see
+ * the end of their stream: ffmpeg re-creates the filter graph when an
+ * input's resolution changes, without an end of stream for the old one,
+ * and the new instance must not replace the log of the frames before.
+ */
+static AVMutex cut_logs_lock = AV_MUTEX_INITIALIZER;
 static struct {
     char *path;
     int parts;
-} written_logs[32];
+} cut_logs[32];
 
-/* 1 for the first log written to path in this process, 2 for the next... */
-static int claim_log_part(const char *path)
+/*
+ * The part of the stream a log of path holds: 1, or 2, 3... after parts
+ * written by instances cut short. An instance that saw the end of its
+ * stream ends the series: a later graph scores another stream.
+ */
+static int claim_log_part(const char *path, int stream_ended)
 {
-    int part = 1, i;
+    int part = 1, i, n;
 
-    ff_mutex_lock(&written_logs_lock);
-    for (i = 0; i < FF_ARRAY_ELEMS(written_logs) && written_logs[i].path; i++)
-        if (!strcmp(written_logs[i].path, path))
+    ff_mutex_lock(&cut_logs_lock);
+    for (n = 0; n < FF_ARRAY_ELEMS(cut_logs) && cut_logs[n].path; n++)
+        ;
+    for (i = 0; i < n; i++)
+        if (!strcmp(cut_logs[i].path, path))
             break;
-    if (i < FF_ARRAY_ELEMS(written_logs)) {
-        if (!written_logs[i].path)
-            written_logs[i].path = av_strdup(path);
-        if (written_logs[i].path)
-            part = ++written_logs[i].parts;
+    if (i < n)
+        part = cut_logs[i].parts + 1;
+    if (stream_ended && i < n) {
+        av_freep(&cut_logs[i].path);
+        cut_logs[i] = cut_logs[n - 1];
+        cut_logs[n - 1].path = NULL;
+    } else if (!stream_ended && i < FF_ARRAY_ELEMS(cut_logs)) {
+        if (i == n)
+            cut_logs[i].path = av_strdup(path);
+        cut_logs[i].parts = part;
     }
-    ff_mutex_unlock(&written_logs_lock);
+    ff_mutex_unlock(&cut_logs_lock);
     return part;
 }
 
@@ -473,13 +487,14 @@ static int finish_log(AVFilterContext *ctx)
     if (!s->log_tmp)
         return 0;
 
-    if ((part = claim_log_part(s->log_final)) > 1) {
+    if ((part = claim_log_part(s->log_final, !s->in_uninit)) > 1) {
         if (!(dst = log_part_name(s->log_final, part))) {
             discard_log(ctx);
             return AVERROR(ENOMEM);
         }
-        av_log(ctx, AV_LOG_WARNING, "An earlier instance of this filter wrote log_path '%s': "
-               "ffmpeg re-created the filter graph (an input's resolution changed, say), so "
+        av_log(ctx, AV_LOG_WARNING, "An earlier instance of this filter wrote log_path '%s' "
+               "without reaching the end of its stream: ffmpeg re-created the filter graph "
+               "(an input's resolution changed, say), so "
                "this instance scored only the frames from there on; writing this part's log "
                "to '%s' to keep the earlier one. For one log of the whole stream, give the "
                "filter one size (a scale filter before it) and add -reinit_filter 0 before "
