@@ -118,8 +118,10 @@ static int add_model_entry(FFVmafEngine *e, const char *entry)
         if ((ret = check_model_feature(e, m->model, entry, in)) < 0)
             goto fail;
         if (in->opts && *in->opts &&
-            (ret = av_dict_parse_string(&opts, in->opts, "=", ":", 0)) < 0)
+            (ret = av_dict_parse_string(&opts, in->opts, "=", ":", 0)) < 0) {
+            av_dict_free(&opts);    /* it may hold the pairs before the bad one */
             goto fail;
+        }
         ret = ff_vmaf_engine_add_feature_instance(e, in->extractor, opts, &f);
         av_dict_free(&opts);
         if (ret < 0) {
