@@ -447,5 +447,6 @@ grep -q '^PASS ' "$build/workflows.log" || { fail "workflows: no check ran"; tai
 . "$top/tests/robust_logs.sh"
 sh "$top/tests/fuzz/run.sh" "$build" > "$build/fuzz.log" 2>&1; while IFS= read -r line; do case $line in "PASS "*) pass "fuzz: ${line#PASS }" ;; "FAIL "*) fail "fuzz: ${line#FAIL }" ;; "fuzz: "*) echo "$line" ;; esac; done < "$build/fuzz.log"
 . "$top/tests/lifecycle.sh"
+. "$top/tests/sanitizers.sh"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

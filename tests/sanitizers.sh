@@ -1,0 +1,130 @@
+# Sourced by tests/run.sh (uses $top, $build, $obj, $data, $ref, $ffmpeg,
+# pass, fail, count_results).
+#
+# The engine under AddressSanitizer and UndefinedBehaviorSanitizer, and
+# ffmpeg under valgrind: any invalid access, leak, signed overflow, invalid
+# shift or misaligned load is a failure.
+#
+# 1. The engine's sources (build/src/libavfilter/vmaf and hip, as make
+#    synced them) are compiled again with FFmpeg's own flags (and the
+#    engine's -ffp-contract=off) plus -fsanitize=address,undefined
+#    -fno-sanitize-recover=all -g -O1, into $build/asan (only what changed
+#    since the last run). The unit tests are linked against those objects and
+#    build/obj's libavutil.a and run: range_test (extreme and out-of-range
+#    pictures at every depth), log_format_test, and vmaf_reference_test on the
+#    8- and 10-bit 576x324 pairs, one thread and three, whose values must
+#    still be libvmaf's to the bit.
+# 2. valgrind runs ffmpeg on 3 frames of 160x90 (VMAF and PSNR), once on the
+#    CPU and once with backend=auto, which loads the GPU runtimes; a leak
+#    made by the HIP runtime's own initialisation is suppressed
+#    (tests/valgrind.supp), nothing of ours.
+#
+# SANITIZERS=0 skips both.
+
+san_dir=$build/asan
+san_cc=$(sed -n 's/^CC=//p' "$obj/ffbuild/config.mak")
+san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1 -fno-omit-frame-pointer"
+# Leaks are checked too; a leak check that cannot run (ptrace refused in
+# some containers) is a failure, not a silent pass.
+san_asan_options=${ASAN_OPTIONS:-detect_leaks=1}
+san_ubsan_options=${UBSAN_OPTIONS:-print_stacktrace=1}
+
+# sanitized_unit <label> <name> <arguments...>: link tests/<name>.c against
+# the sanitized engine, run it, count its results; a report is shown.
+sanitized_unit() {
+    san_label=$1 san_t=$2
+    shift 2
+    if ! $san_cc -std=c11 $san_flags -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" \
+            "$top/tests/$san_t.c" "$top/tests/clips.c" $san_objs $san_gpu_objs \
+            "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$san_dir/$san_t" \
+            2> "$san_dir/$san_t.build.log"; then
+        fail "sanitizers: $san_t does not link"
+        tail -5 "$san_dir/$san_t.build.log"
+        return
+    fi
+    san_log=$san_dir/$(printf %s "$san_label" | tr -c "A-Za-z0-9_.-" _).log
+    ASAN_OPTIONS=$san_asan_options UBSAN_OPTIONS=$san_ubsan_options \
+        "$san_dir/$san_t" "$@" > "$san_log" 2>&1
+    san_rc=$?
+    san_report='runtime error:\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|LeakSanitizer has encountered'
+    if grep -q "$san_report" "$san_log"; then
+        fail "sanitizers: $san_label: a sanitizer report (see $san_log)"
+        grep -m1 -A12 "$san_report" "$san_log"
+    elif [ $san_rc -ne 0 ] && ! tail -n1 "$san_log" | grep -q '^[0-9]* passed, [1-9]'; then
+        fail "sanitizers: $san_label: exit status $san_rc (see $san_log)"
+        tail -5 "$san_log"
+    else
+        count_results "$san_log" "sanitizers: $san_label"
+    fi
+}
+
+if [ "${SANITIZERS:-1}" = 0 ]; then
+    echo "sanitizers: skipped: SANITIZERS=0"
+elif ! mkdir -p "$san_dir/obj/vmaf" "$san_dir/obj/hip" ||
+     ! echo 'int main(void) { return 0; }' |
+        $san_cc -x c $san_flags - -o "$san_dir/probe" > /dev/null 2>&1; then
+    fail "sanitizers: $san_cc cannot build with -fsanitize=address,undefined (libasan and libubsan missing?)"
+else
+    san_start=$(date +%s)
+    # FFmpeg's flags for the engine, with the optimisation and frame pointers ours.
+    san_cppflags=$(sed -n 's/^CPPFLAGS=//p' "$obj/ffbuild/config.mak" | sed "s|\$(SRC_PATH)|$build/src|g")
+    san_cflags=$(sed -n 's/^CFLAGS=//p' "$obj/ffbuild/config.mak" | sed 's/ -O[0-3s]\b//g; s/ -fomit-frame-pointer//')
+    # The compile rules, with their dependencies (-MMD): make rebuilds what changed.
+    cat > "$san_dir/Makefile" <<EOF_MAKEFILE
+SRC    := $build/src/libavfilter
+CFLAGS := -I$obj -I$build/src -DHAVE_AV_CONFIG_H $san_cppflags $san_cflags -ffp-contract=off $san_flags
+OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/hip/*.c))
+all: \$(OBJS)
+obj/%.o: \$(SRC)/%.c flags
+	@$san_cc \$(CFLAGS) -MMD -MP -c \$< -o \$@
+# A change of flags rebuilds everything.
+flags: FORCE
+	@echo '\$(CFLAGS)' | cmp -s - \$@ || echo '\$(CFLAGS)' > \$@
+FORCE:
+-include \$(OBJS:.o=.d)
+EOF_MAKEFILE
+    if ! make -s -C "$san_dir" -j"$(nproc 2>/dev/null || echo 2)" > "$san_dir/build.log" 2>&1; then
+        fail "sanitizers: the engine does not compile with $san_flags (see $san_dir/build.log)"
+        grep -m5 'error' "$san_dir/build.log"
+    else
+        san_built=$(date +%s)
+        echo "sanitizers: engine compiled with $san_flags in $((san_built - san_start)) s"
+        # The GPU code objects are data (bin2c), nothing to instrument.
+        san_gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null)
+        # The objects of today's sources (one whose source is gone stays behind).
+        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c hip/*.c | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|")
+        sanitized_unit range_test range_test "$san_dir"
+        sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
+        sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \
+            "$data" "$ref/fullprecision" src01_576x324_3f_8bit
+        sanitized_unit "vmaf_reference_test (10-bit 576x324, 3 threads)" vmaf_reference_test \
+            "$data" "$ref/fullprecision" src01_576x324_3f_10bit 3
+        echo "sanitizers: unit tests ran in $(($(date +%s) - san_built)) s"
+    fi
+
+    # ---- valgrind: ffmpeg, 3 frames, on the CPU and with backend=auto ----
+
+    if ! command -v valgrind > /dev/null 2>&1; then
+        fail "sanitizers: valgrind is not installed (.ci/run installs it)"
+    else
+        for san_backend in cpu auto; do
+            san_vg_start=$(date +%s)
+            valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+                --suppressions="$top/tests/valgrind.supp" \
+                "$ffmpeg" -hide_banner -nostdin -nostats \
+                -f lavfi -i testsrc2=size=160x90:rate=25 -f lavfi -i testsrc2=size=160x90:rate=25 \
+                -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=backend=$san_backend:feature=name=psnr" \
+                -frames:v 3 -f null - > "$san_dir/valgrind-$san_backend.log" 2>&1
+            san_rc=$?
+            if [ $san_rc -eq 0 ] && grep -q 'VMAF score: ' "$san_dir/valgrind-$san_backend.log"; then
+                pass "valgrind: ffmpeg, 3 frames 160x90, VMAF and PSNR, backend=$san_backend" \
+                     "($(($(date +%s) - san_vg_start)) s)"
+            else
+                fail "valgrind: ffmpeg, 3 frames 160x90, VMAF and PSNR, backend=$san_backend: exit status $san_rc"
+                grep -m1 -B2 -A20 '^==[0-9]*== [A-Z]\|definitely lost' "$san_dir/valgrind-$san_backend.log" ||
+                    tail -5 "$san_dir/valgrind-$san_backend.log"
+            fi
+        done
+    fi
+    echo "sanitizers: $(($(date +%s) - san_start)) s in all"
+fi
