@@ -16,7 +16,8 @@
  * AddressSanitizer and UndefinedBehaviorSanitizer, where any overflow or
  * invalid shift on these pictures aborts the run.
  *
- * Usage: range_test <directory for temporary files>
+ * Usage: range_test <directory for temporary files> [gpu]
+ * gpu scores the out-of-range pairs with backend=hip (a GPU machine).
  * The last line printed is "N passed, N failed".
  */
 
@@ -37,6 +38,9 @@
 #define NB_FRAMES 4
 
 static int nb_passed, nb_failed;
+/* Where the out-of-range pairs are scored; their clamped twins always run
+ * on the CPU, so that on a GPU machine the GPU is held to the CPU's bits. */
+static enum FFVmafBackend over_backend = FF_VMAF_BACKEND_CPU;
 
 static void check(int ok, const char *fmt, ...)
 {
@@ -162,7 +166,7 @@ static int run(FFVmafEngine **pe, const FFVmafGeometry *geo, const char *models,
 
     if ((ret = ff_vmaf_engine_alloc(pe, NULL)) < 0)
         return ret;
-    ff_vmaf_engine_set_backend(*pe, FF_VMAF_BACKEND_CPU, 0);
+    ff_vmaf_engine_set_backend(*pe, over && !clamp ? over_backend : FF_VMAF_BACKEND_CPU, 0);
     if ((ret = ff_vmaf_engine_parse_models(*pe, models)) < 0 ||
         (ret = ff_vmaf_engine_parse_features(*pe, features)) < 0 ||
         (ret = ff_vmaf_engine_configure(*pe, geo, threads, 1)) < 0)
@@ -249,8 +253,9 @@ static void test_out_of_range(int bpc, int ss_x, int ss_y, int w, int h, int thr
     int ret;
 
     snprintf(features, sizeof(features), "%s%s", all_features, psnr_hvs);
-    snprintf(name, sizeof(name), "%d-bit %s %dx%d%s with samples above %d", bpc,
-             ss_names[ss_x][ss_y], w, h, threads > 1 ? " (2 threads)" : "", (1 << bpc) - 1);
+    snprintf(name, sizeof(name), "%d-bit %s %dx%d%s%s with samples above %d", bpc,
+             ss_names[ss_x][ss_y], w, h, threads > 1 ? " (2 threads)" : "",
+             over_backend == FF_VMAF_BACKEND_GPU ? " on the GPU" : "", (1 << bpc) - 1);
     log_text[0] = 0;
     if ((ret = run(&over, &geo, all_models, features, CONTENT_NATURAL, 1, 0, threads)) < 0 ||
         (ret = run(&clamped, &geo, all_models, features, CONTENT_NATURAL, 1, 1, threads)) < 0) {
@@ -381,9 +386,11 @@ int main(int argc, char **argv)
     static const int depths[] = { 8, 10, 12, 16 };
 
     if (argc < 2) {
-        fprintf(stderr, "usage: %s <directory for temporary files>\n", argv[0]);
+        fprintf(stderr, "usage: %s <directory for temporary files> [gpu]\n", argv[0]);
         return 2;
     }
+    if (argc > 2 && !strcmp(argv[2], "gpu"))
+        over_backend = FF_VMAF_BACKEND_GPU;
     av_log_set_level(AV_LOG_WARNING);
     av_log_set_callback(log_callback);
 
