@@ -13,7 +13,10 @@
 #    build/obj's libavutil.a and run: range_test (extreme and out-of-range
 #    pictures at every depth), log_format_test, and vmaf_reference_test on the
 #    8- and 10-bit 576x324 pairs, one thread and three, whose values must
-#    still be libvmaf's to the bit.
+#    still be libvmaf's to the bit. ffmpeg is linked again with these objects
+#    and the filter's (vf_vmaf_hip.c) sanitized, and scores tests/range.sh's
+#    10-bit clip with samples up to 65535: the log must be the one the
+#    uninstrumented ffmpeg wrote.
 # 2. valgrind runs ffmpeg on 3 frames of 160x90 (VMAF and PSNR), once on the
 #    CPU and once with backend=auto, which loads the GPU runtimes; a leak
 #    made by the HIP runtime's own initialisation is suppressed
@@ -28,6 +31,7 @@ san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1 -fno-om
 # some containers) is a failure, not a silent pass.
 san_asan_options=${ASAN_OPTIONS:-detect_leaks=1}
 san_ubsan_options=${UBSAN_OPTIONS:-print_stacktrace=1}
+san_report='runtime error:\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|LeakSanitizer has encountered'
 
 # sanitized_unit <label> <name> <arguments...>: link tests/<name>.c against
 # the sanitized engine, run it, count its results; a report is shown.
@@ -46,7 +50,6 @@ sanitized_unit() {
     ASAN_OPTIONS=$san_asan_options UBSAN_OPTIONS=$san_ubsan_options \
         "$san_dir/$san_t" "$@" > "$san_log" 2>&1
     san_rc=$?
-    san_report='runtime error:\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|LeakSanitizer has encountered'
     if grep -q "$san_report" "$san_log"; then
         fail "sanitizers: $san_label: a sanitizer report (see $san_log)"
         grep -m1 -A12 "$san_report" "$san_log"
@@ -73,7 +76,7 @@ else
     cat > "$san_dir/Makefile" <<EOF_MAKEFILE
 SRC    := $build/src/libavfilter
 CFLAGS := -I$obj -I$build/src -DHAVE_AV_CONFIG_H $san_cppflags $san_cflags -ffp-contract=off $san_flags
-OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/hip/*.c))
+OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/hip/*.c)) obj/vf_vmaf_hip.o
 all: \$(OBJS)
 obj/%.o: \$(SRC)/%.c flags
 	@$san_cc \$(CFLAGS) -MMD -MP -c \$< -o \$@
@@ -90,9 +93,9 @@ EOF_MAKEFILE
         san_built=$(date +%s)
         echo "sanitizers: engine compiled with $san_flags in $((san_built - san_start)) s"
         # The GPU code objects are data (bin2c), nothing to instrument.
-        san_gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null)
+        san_gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null | tr '\n' ' ')
         # The objects of today's sources (one whose source is gone stays behind).
-        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c hip/*.c | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|")
+        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c hip/*.c | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
         sanitized_unit range_test range_test "$san_dir"
         sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
         sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \
@@ -100,6 +103,43 @@ EOF_MAKEFILE
         sanitized_unit "vmaf_reference_test (10-bit 576x324, 3 threads)" vmaf_reference_test \
             "$data" "$ref/fullprecision" src01_576x324_3f_10bit 3
         echo "sanitizers: unit tests ran in $(($(date +%s) - san_built)) s"
+
+        # ffmpeg's own link command with the sanitized objects first: the
+        # archive's copies of them are then not pulled in.
+        san_ff_start=$(date +%s)
+        san_link=$(cd "$obj" && make -n -B V=1 ffmpeg_g 2>/dev/null | grep -m1 -e ' -o ffmpeg_g ')
+        san_range=$build/range
+        if [ -z "$san_link" ]; then
+            fail "sanitizers: no link command for ffmpeg_g in $obj"
+        elif ! rm -f "$san_dir/ffmpeg" ||
+             ! (cd "$obj" && eval "$(printf '%s\n' "$san_link" | sed "s| -o ffmpeg_g | $san_flags -o $san_dir/ffmpeg \
+                 $san_dir/obj/vf_vmaf_hip.o $san_objs $san_gpu_objs |")") > "$san_dir/ffmpeg.build.log" 2>&1 ||
+             [ ! -x "$san_dir/ffmpeg" ]; then
+            fail "sanitizers: ffmpeg does not link with the sanitized filter (see $san_dir/ffmpeg.build.log)"
+            tail -5 "$san_dir/ffmpeg.build.log"
+        elif [ ! -f "$san_range/over.cmp" ]; then
+            fail "sanitizers: no out-of-range clip from tests/range.sh in $san_range"
+        else
+            ASAN_OPTIONS=$san_asan_options UBSAN_OPTIONS=$san_ubsan_options \
+            "$san_dir/ffmpeg" -hide_banner -nostdin -nostats \
+                -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/dis-over.yuv" \
+                -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/ref-over.yuv" \
+                -lavfi "[0:v][1:v]vmaf_hip=backend=cpu:n_threads=2:feature=name=psnr|name=psnr_hvs|name=float_ssim|name=float_ms_ssim|name=ciede|name=cambi:log_fmt=json:log_path=$san_dir/over.json" \
+                -f null - > "$san_dir/ffmpeg.log" 2>&1
+            san_rc=$?
+            grep -v '"fps"\|"backends"' "$san_dir/over.json" > "$san_dir/over.cmp" 2>/dev/null
+            if grep -q "$san_report" "$san_dir/ffmpeg.log"; then
+                fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: a sanitizer report (see $san_dir/ffmpeg.log)"
+                grep -m1 -A12 "$san_report" "$san_dir/ffmpeg.log"
+            elif [ $san_rc -ne 0 ] ||
+                 ! grep -v '"backends"' "$san_range/over.cmp" | cmp -s - "$san_dir/over.cmp"; then
+                fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: exit status $san_rc, or a log unlike tests/range.sh's"
+                tail -5 "$san_dir/ffmpeg.log"
+            else
+                pass "sanitizers: ffmpeg on the out-of-range 10-bit clip (filter and engine sanitized," \
+                     "$(($(date +%s) - san_ff_start)) s): clean, tests/range.sh's log"
+            fi
+        fi
     fi
 
     # ---- valgrind: ffmpeg, 3 frames, on the CPU and with backend=auto ----
