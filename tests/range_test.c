@@ -244,6 +244,47 @@ static int count_differences(const FFVmafEngine *a, const FFVmafEngine *b, char 
 
 static const char *const ss_names[2][2] = { { "4:4:4", "4:4:0" }, { "4:2:2", "4:2:0" } };
 
+/*
+ * The range check alone: one sample above the maximum, anywhere in any
+ * plane (the rounded-up chroma's last column included), is found, at every
+ * width around the check's blocks of 4 and 16 samples; none is found in an
+ * in-range picture whose row padding holds larger values.
+ */
+static void test_range_check(int bpc)
+{
+    int missed = 0, false_alarms = 0;
+    char first[128] = "";
+
+    for (int w = 1; w <= 40; w++) {
+        for (int ss = 0; ss < 2; ss++) {
+            FFVmafGeometry geo = { w, 3, bpc, ss, ss };
+            TestPicture t;
+            int cw = -((-w) >> ss), ch = -((-3) >> ss);
+            if (make_picture(&t, &geo, CONTENT_NATURAL, 0, 0, 0, 0) < 0)
+                break;
+            for (int p = 0; p < 3; p++)
+                for (int y = 0; y < (p ? ch : 3); y++)
+                    ((uint16_t *)(t.planes[p] + y * t.pic.linesize[p]))[p ? cw : w] = 0xFFFF;
+            if (ff_vmaf_picture_out_of_range(&t.pic, &geo) && !false_alarms++)
+                snprintf(first, sizeof(first), "an in-range %dx3 picture", w);
+            for (int p = 0; p < 3; p++)
+                for (int y = 0; y < (p ? ch : 3); y++)
+                    for (int x = 0; x < (p ? cw : w); x++) {
+                        uint16_t *s = (uint16_t *)(t.planes[p] + y * t.pic.linesize[p]) + x;
+                        uint16_t keep = *s;
+                        *s = (1 << bpc) + x;
+                        if (!ff_vmaf_picture_out_of_range(&t.pic, &geo) && !missed++)
+                            snprintf(first, sizeof(first), "plane %d (%d, %d) of a %dx3 picture",
+                                     p, x, y, w);
+                        *s = keep;
+                    }
+            free_picture(&t);
+        }
+    }
+    check(!missed && !false_alarms, "%d-bit range check: every sample above %d found, none in "
+          "row padding%s%s", bpc, (1 << bpc) - 1, first[0] ? ": first wrong at " : "", first);
+}
+
 /* A pair with samples above the maximum scores as the clamped pair. */
 static void test_out_of_range(int bpc, int ss_x, int ss_y, int w, int h, int threads)
 {
@@ -394,6 +435,8 @@ int main(int argc, char **argv)
     av_log_set_level(AV_LOG_WARNING);
     av_log_set_callback(log_callback);
 
+    test_range_check(10);
+    test_range_check(12);
     /* Odd sizes: FFmpeg's chroma planes are rounded up and ciede reads them. */
     test_out_of_range(10, 1, 1, 221, 181, 1);
     test_out_of_range(12, 1, 1, 221, 181, 1);
