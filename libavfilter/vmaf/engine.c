@@ -207,6 +207,14 @@ static void run_feature_job(void *priv, int jobnr, int threadnr,
                                        e->nb_pushed, e->fc);
 }
 
+/* Picture which's scratch planes, allocated the first time they are needed. */
+static uint8_t *unpack_buffer(FFVmafEngine *e, int which)
+{
+    if (!e->unpack_buf[which])
+        e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo));
+    return e->unpack_buf[which];
+}
+
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                              int n_threads, unsigned n_subsample)
 {
@@ -255,7 +263,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
     for (int w = 0; w < 2; w++)
         if ((geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR || geo->sample_shift[w]) &&
-            !(e->unpack_buf[w] = av_malloc(ff_vmaf_picture_unpack_size(geo))))
+            !unpack_buffer(e, w))
             return AVERROR(ENOMEM);
 
     if (n_threads != 1) {
@@ -316,8 +324,7 @@ static int clamp_input(FFVmafEngine *e, int which, const FFVmafPicture **pic,
 {
     if (!ff_vmaf_picture_is_plain(*pic) || !ff_vmaf_picture_out_of_range(*pic, &e->geo))
         return 0;
-    if (!e->unpack_buf[which] &&
-        !(e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo))))
+    if (!unpack_buffer(e, which))
         return AVERROR(ENOMEM);
     ff_vmaf_picture_clamp(view, e->unpack_buf[which], *pic, &e->geo);
     *pic = view;
@@ -346,8 +353,7 @@ static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
         }
     }
     if (!ff_vmaf_picture_is_plain(pic)) {
-        if (!e->unpack_buf[which] &&
-            !(e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo))))
+        if (!unpack_buffer(e, which))
             return AVERROR(ENOMEM);
         ff_vmaf_picture_unpack(view, e->unpack_buf[which], pic, &e->geo);
         pic = view;
