@@ -39,10 +39,11 @@ echo "Reference: $ref"
 # ---- unit tests: the engine against libvmaf's numbers ----
 
 CC=${CC:-cc}
+# The engine as FFmpeg built it, SIMD versions (vmaf/x86) included.
+engine_objs=$(ls "$obj"/libavfilter/vmaf/*.o "$obj"/libavfilter/vmaf/x86/*.o "$obj"/libavfilter/hip/*.o 2>/dev/null | tr '\n' ' ')
 build_test() {
     $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/$1.c" "$top/tests/clips.c" \
-        "$obj"/libavfilter/vmaf/*.o "$obj"/libavfilter/hip/*.o "$obj/libavutil/libavutil.a" -lm -pthread -ldl \
-        -o "$build/$1"
+        $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/$1"
 }
 
 count_results() {
@@ -105,6 +106,17 @@ why=""
 [ -n "$need" ] || why="no GPU code objects built (configure found neither nvcc nor hipcc)"
 run_unit "$why" gpu_code_test $need
 run_unit "" log_format_test "$data" "$format_dir" "$build"
+
+# ---- dsp: every SIMD version against its C version, bit-exact (checkasm) ----
+
+if $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top"/tests/checkasm/*.c \
+       $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/checkasm"; then
+    "$build/checkasm" > "$build/checkasm.log" 2>&1
+    grep '^skipped:' "$build/checkasm.log"
+    count_results "$build/checkasm.log" checkasm "this CPU runs no SIMD tier of the engine"
+else
+    fail "checkasm (does not compile)"
+fi
 
 # ---- samples above the depth's maximum: scored as the clamped picture ----
 

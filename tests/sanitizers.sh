@@ -76,9 +76,10 @@ else
     cat > "$san_dir/Makefile" <<EOF_MAKEFILE
 SRC    := $build/src/libavfilter
 CFLAGS := -I$obj -I$build/src -DHAVE_AV_CONFIG_H $san_cppflags $san_cflags -ffp-contract=off $san_flags
-OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/hip/*.c)) obj/vf_vmaf_hip.o
+OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/vmaf/x86/*.c \$(SRC)/hip/*.c)) obj/vf_vmaf_hip.o
 all: \$(OBJS)
 obj/%.o: \$(SRC)/%.c flags
+	@mkdir -p \$(dir \$@)
 	@$san_cc \$(CFLAGS) -MMD -MP -c \$< -o \$@
 # A change of flags rebuilds everything.
 flags: FORCE
@@ -95,7 +96,7 @@ EOF_MAKEFILE
         # The GPU code objects are data (bin2c), nothing to instrument.
         san_gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null | tr '\n' ' ')
         # The objects of today's sources (one whose source is gone stays behind).
-        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c hip/*.c | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
+        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c vmaf/x86/*.c hip/*.c 2>/dev/null | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
         sanitized_unit range_test range_test "$san_dir"
         sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
         sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \

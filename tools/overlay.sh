@@ -53,7 +53,7 @@ patch)
     ;;
 sync)
     cd "$top"
-    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf/* libavfilter/hip/* \
+    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf/* libavfilter/vmaf/x86/* libavfilter/hip/* \
              tests/fate/vmaf-hip.mak tests/ref/fate/vmaf-hip-*; do
         [ -f "$f" ] || continue
         mkdir -p "$tree/$(dirname "$f")"
@@ -67,7 +67,7 @@ sync)
         mv "$tree/libavfilter/vmaf/models_data.c.tmp" "$tree/libavfilter/vmaf/models_data.c"
     fi
     # Files removed from the project leave the tree too.
-    for f in "$tree"/libavfilter/vmaf/* "$tree"/libavfilter/hip/*; do
+    for f in "$tree"/libavfilter/vmaf/* "$tree"/libavfilter/vmaf/x86/* "$tree"/libavfilter/hip/*; do
         [ -f "$f" ] || continue
         rel=${f#"$tree"/}
         case $rel in libavfilter/vmaf/models_data.c) continue ;; esac

@@ -33,8 +33,8 @@ CPPFLAGS="-D_ISOC11_SOURCE -D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE -D_POSIX_C
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -ffp-contract=off -fno-sanitize-recover=all"
 SAN="address,undefined"
 
-srcs="$(ls "$top"/libavfilter/vmaf/*.c "$top"/libavfilter/hip/*.c) $build/src/libavfilter/vmaf/models_data.c"
-headers="$(ls "$top"/libavfilter/vmaf/*.h "$top"/libavfilter/hip/*.h) $obj/config.h"
+srcs="$(ls "$top"/libavfilter/vmaf/*.c "$top"/libavfilter/vmaf/x86/*.c "$top"/libavfilter/hip/*.c 2>/dev/null) $build/src/libavfilter/vmaf/models_data.c"
+headers="$(ls "$top"/libavfilter/vmaf/*.h "$top"/libavfilter/vmaf/x86/*.h "$top"/libavfilter/hip/*.h 2>/dev/null) $obj/config.h"
 newest_header=$(ls -t $headers | head -n1)
 
 # Compile the stale objects, two at a time.
