@@ -228,14 +228,14 @@ static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
     if (!s->force_zero && index >= (unsigned)s->m0 && index == s->nb_frames) {
         const uint8_t *prev = s->refs[index % s->stride];
-        if (s->bpc == 8)
-            sum = ff_vmaf_motion_sad_8(prev, s->ref_linesize,
-                                       ref->data[0], ref->linesize[0],
-                                       s->w, s->h, s->tmp);
-        else
-            sum = ff_vmaf_motion_sad_16(prev, s->ref_linesize,
-                                        ref->data[0], ref->linesize[0],
-                                        s->w, s->h, s->bpc, s->tmp);
+        FFVmafMotionDSPContext dsp;
+
+        /* MotionContext (motion.h) is shared with the GPU twin, which has
+         * no room for the dsp context: setting it up is a few stores. */
+        ff_vmaf_motion_dsp_init(&dsp, s->bpc);
+        sum = ff_vmaf_motion_sad(&dsp, prev, s->ref_linesize,
+                                 ref->data[0], ref->linesize[0],
+                                 s->w, s->h, s->bpc, s->tmp);
     }
     /* The picture is only borrowed: keep a copy for frame index + st. */
     if (!s->force_zero)

@@ -16,6 +16,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include "config.h"
+
 #include "libavutil/attributes.h"
 
 #include "motion_dsp.h"
@@ -35,34 +37,51 @@ static inline int mirror(int i, int n)
     return i;
 }
 
-static av_always_inline void diff_row(int32_t *dst, const uint8_t *prev,
-                                      const uint8_t *cur, int w, int hbd)
+/*
+ * wide: the vertical sum needs 64 bits. It is bounded by max|D| * 2^16,
+ * which fits in int32 up to 15-bit samples.
+ */
+static av_always_inline void blur_v(int32_t *y, const uint8_t *const prev[5],
+                                    const uint8_t *const cur[5], int w,
+                                    int shift, int hbd, int wide)
 {
-    if (hbd) {
-        const uint16_t *p = (const uint16_t *)prev;
-        const uint16_t *c = (const uint16_t *)cur;
-        for (int x = 0; x < w; x++)
-            dst[x] = (int32_t)p[x] - c[x];
-    } else {
-        for (int x = 0; x < w; x++)
-            dst[x] = (int32_t)prev[x] - cur[x];
+    const int32_t rnd = 1 << (shift - 1);
+
+    for (int x = 0; x < w; x++) {
+        int32_t d[5];
+        for (int k = 0; k < 5; k++)
+            d[k] = hbd ? (int32_t)((const uint16_t *)prev[k])[x] - ((const uint16_t *)cur[k])[x]
+                       : (int32_t)prev[k][x] - cur[k][x];
+        if (wide)
+            y[x] = (int32_t)(((int64_t)F0 * (d[0] + d[4]) +
+                              (int64_t)F1 * (d[1] + d[3]) +
+                              (int64_t)F2 *  d[2] + rnd) >> shift);
+        else
+            y[x] = (F0 * (d[0] + d[4]) + F1 * (d[1] + d[3]) +
+                    F2 * d[2] + rnd) >> shift;
     }
 }
 
-/*
- * Horizontal pass and |z| sum of one row of vertical output y, which has two
- * writable samples of padding on each side. Filling the padding with the
- * mirrored samples keeps the inner loop free of border tests.
- * |y| < 2^16, so the Q16 products need 64 bits: the sum reaches 2^32.
- */
-static av_always_inline int64_t hsad_row(int32_t *y, int w)
+static void blur_v_8_c(int32_t *y, const uint8_t *const prev[5],
+                       const uint8_t *const cur[5], int w, int shift)
+{
+    blur_v(y, prev, cur, w, shift, 0, 0);
+}
+
+static void blur_v_16_c(int32_t *y, const uint8_t *const prev[5],
+                        const uint8_t *const cur[5], int w, int shift)
+{
+    if (shift > 15)
+        blur_v(y, prev, cur, w, shift, 1, 1);
+    else
+        blur_v(y, prev, cur, w, shift, 1, 0);
+}
+
+/* |y| < 2^16, so the Q16 products need 64 bits: the sum reaches 2^32. */
+static uint64_t sad_h_c(const int32_t *y, int w)
 {
     int64_t sad = 0;
 
-    y[-1]    = y[1];
-    y[-2]    = y[2];
-    y[w]     = y[w - 2];
-    y[w + 1] = y[w - 3];
     for (int x = 0; x < w; x++) {
         int64_t z = ((int64_t)F0 * (y[x - 2] + y[x + 2]) +
                      (int64_t)F1 * (y[x - 1] + y[x + 1]) +
@@ -72,52 +91,41 @@ static av_always_inline int64_t hsad_row(int32_t *y, int w)
     return sad;
 }
 
-/*
- * wide: the vertical sum needs 64 bits. It is bounded by max|D| * 2^16,
- * which fits in int32 up to 15-bit samples.
- */
-static av_always_inline uint64_t motion_sad(const uint8_t *prev, ptrdiff_t prev_stride,
-                                            const uint8_t *cur, ptrdiff_t cur_stride,
-                                            int w, int h, int hbd, int shift,
-                                            int wide, int32_t *tmp)
+av_cold void ff_vmaf_motion_dsp_init(FFVmafMotionDSPContext *c, int bpc)
 {
-    int32_t *d[5];
-    int32_t *y = tmp + 5 * (size_t)w + 2;
-    const int32_t rnd = 1 << (shift - 1);
-    int next = 0;   /* next difference row to compute */
+    c->blur_v = bpc > 8 ? blur_v_16_c : blur_v_8_c;
+    c->sad_h  = sad_h_c;
+#if ARCH_X86_64
+    ff_vmaf_motion_dsp_init_x86(c, bpc);
+#endif
+}
+
+uint64_t ff_vmaf_motion_sad(const FFVmafMotionDSPContext *c,
+                            const uint8_t *prev, ptrdiff_t prev_stride,
+                            const uint8_t *cur, ptrdiff_t cur_stride,
+                            int w, int h, int bpc, int32_t *tmp)
+{
+    /* One row of vertical output with two writable samples of padding on
+     * each side: filling them with the mirrored samples keeps the
+     * horizontal pass free of border tests. */
+    int32_t *y = tmp + 2;
+    int shift = bpc > 8 ? bpc : 8;
     uint64_t sad = 0;
 
-    /*
-     * A ring of five difference rows: the rows a blurred row r reads lie in
-     * [r - 2, r + 2] once mirrored, so row j can live in slot j % 5.
-     */
-    for (int i = 0; i < 5; i++)
-        d[i] = tmp + i * (size_t)w;
-
     for (int r = 0; r < h; r++) {
-        const int32_t *d0, *d1, *d2, *d3, *d4;
-        int last = r + 2 < h ? r + 2 : h - 1;
+        const uint8_t *p[5], *q[5];
 
-        for (; next <= last; next++)
-            diff_row(d[next % 5], prev + next * prev_stride,
-                     cur + next * cur_stride, w, hbd);
-
-        d0 = d[mirror(r - 2, h) % 5];
-        d1 = d[mirror(r - 1, h) % 5];
-        d2 = d[r % 5];
-        d3 = d[mirror(r + 1, h) % 5];
-        d4 = d[mirror(r + 2, h) % 5];
-        if (wide) {
-            for (int x = 0; x < w; x++)
-                y[x] = (int32_t)(((int64_t)F0 * (d0[x] + d4[x]) +
-                                  (int64_t)F1 * (d1[x] + d3[x]) +
-                                  (int64_t)F2 *  d2[x] + rnd) >> shift);
-        } else {
-            for (int x = 0; x < w; x++)
-                y[x] = (F0 * (d0[x] + d4[x]) + F1 * (d1[x] + d3[x]) +
-                        F2 * d2[x] + rnd) >> shift;
+        for (int k = 0; k < 5; k++) {
+            int i = mirror(r - 2 + k, h);
+            p[k] = prev + i * prev_stride;
+            q[k] = cur  + i * cur_stride;
         }
-        sad += hsad_row(y, w);
+        c->blur_v(y, p, q, w, shift);
+        y[-1]    = y[1];
+        y[-2]    = y[2];
+        y[w]     = y[w - 2];
+        y[w + 1] = y[w - 3];
+        sad += c->sad_h(y, w);
     }
     return sad;
 }
@@ -126,14 +134,14 @@ uint64_t ff_vmaf_motion_sad_8(const uint8_t *prev, ptrdiff_t prev_stride,
                               const uint8_t *cur, ptrdiff_t cur_stride,
                               int w, int h, int32_t *tmp)
 {
-    return motion_sad(prev, prev_stride, cur, cur_stride, w, h, 0, 8, 0, tmp);
+    const FFVmafMotionDSPContext c = { blur_v_8_c, sad_h_c };
+    return ff_vmaf_motion_sad(&c, prev, prev_stride, cur, cur_stride, w, h, 8, tmp);
 }
 
 uint64_t ff_vmaf_motion_sad_16(const uint8_t *prev, ptrdiff_t prev_stride,
                                const uint8_t *cur, ptrdiff_t cur_stride,
                                int w, int h, int bpc, int32_t *tmp)
 {
-    if (bpc > 15)
-        return motion_sad(prev, prev_stride, cur, cur_stride, w, h, 1, bpc, 1, tmp);
-    return motion_sad(prev, prev_stride, cur, cur_stride, w, h, 1, bpc, 0, tmp);
+    const FFVmafMotionDSPContext c = { blur_v_16_c, sad_h_c };
+    return ff_vmaf_motion_sad(&c, prev, prev_stride, cur, cur_stride, w, h, bpc, tmp);
 }

@@ -43,12 +43,60 @@
 /** Number of int32_t elements of scratch the SAD functions need for width w. */
 static inline size_t ff_vmaf_motion_sad_tmp_elems(int w)
 {
-    /* five rows of differences plus one padded row of vertical output */
-    return 5 * (size_t)w + (size_t)w + 4;
+    /* one row of vertical output with two samples of padding on each side */
+    return (size_t)w + 4;
 }
 
 /**
- * Blur-of-difference SAD of two w x h 8-bit planes (w, h >= 3).
+ * The two passes of the kernel, one row at a time, so that SIMD versions
+ * can stand in for each and be checked alone.
+ */
+typedef struct FFVmafMotionDSPContext {
+    /**
+     * Vertical pass of one output row: for x in [0, w),
+     *   y[x] = (sum_k f_k * (prev[k][x] - cur[k][x]) + 2^(shift-1)) >> shift
+     * prev[k] and cur[k] are the input rows R101(row - 2 + k), of uint8_t
+     * samples (shift 8) or of uint16_t samples below 2^shift (shift 9..16),
+     * as the init's bpc says. Writes y[0 .. w-1] only.
+     */
+    void (*blur_v)(int32_t *y, const uint8_t *const prev[5],
+                   const uint8_t *const cur[5], int w, int shift);
+    /**
+     * Horizontal pass and absolute sum of one row:
+     *   sum over x in [0, w) of |(sum_k f_k * y[x - 2 + k] + 32768) >> 16|
+     * Reads y[-2 .. w+1] (the caller fills the mirrored padding); every
+     * |y| < 2^16, as the vertical pass gives.
+     */
+    uint64_t (*sad_h)(const int32_t *y, int w);
+} FFVmafMotionDSPContext;
+
+/**
+ * Set the C kernels for samples of bpc bits (8: uint8_t, 9..16: uint16_t),
+ * then the SIMD ones av_get_cpu_flags() allows.
+ */
+void ff_vmaf_motion_dsp_init(FFVmafMotionDSPContext *c, int bpc);
+void ff_vmaf_motion_dsp_init_x86(FFVmafMotionDSPContext *c, int bpc);
+
+/* AVX2 kernels (x86/motion_avx2.c). blur_v_16_avx2 takes shift 9..16. */
+void ff_vmaf_motion_blur_v_8_avx2(int32_t *y, const uint8_t *const prev[5],
+                                  const uint8_t *const cur[5], int w, int shift);
+void ff_vmaf_motion_blur_v_16_avx2(int32_t *y, const uint8_t *const prev[5],
+                                   const uint8_t *const cur[5], int w, int shift);
+uint64_t ff_vmaf_motion_sad_h_avx2(const int32_t *y, int w);
+
+/**
+ * Blur-of-difference SAD of two w x h planes (w, h >= 3) of the depth c was
+ * initialised for, through c's kernels. Strides in bytes.
+ * tmp: ff_vmaf_motion_sad_tmp_elems(w) elements, contents ignored.
+ */
+uint64_t ff_vmaf_motion_sad(const FFVmafMotionDSPContext *c,
+                            const uint8_t *prev, ptrdiff_t prev_stride,
+                            const uint8_t *cur, ptrdiff_t cur_stride,
+                            int w, int h, int bpc, int32_t *tmp);
+
+/**
+ * The plain C reference: ff_vmaf_motion_sad() with the C kernels, for
+ * 8-bit planes (w, h >= 3).
  * tmp: ff_vmaf_motion_sad_tmp_elems(w) elements, contents ignored.
  */
 uint64_t ff_vmaf_motion_sad_8(const uint8_t *prev, ptrdiff_t prev_stride,

@@ -112,18 +112,16 @@ static int psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                         FFVmafFeatureCollector *fc)
 {
     PSNRContext *s = f->priv;
+    FFVmafPSNRDSPContext dsp;
     uint64_t sse[3] = { 0 };
 
-    for (int p = 0; p < s->nb_planes; p++) {
-        if (ref->bpc == 8)
-            sse[p] = ff_vmaf_sse_plane_8(ref->data[p], ref->linesize[p],
-                                         dis->data[p], dis->linesize[p],
-                                         ref->w[p], ref->h[p]);
-        else
-            sse[p] = ff_vmaf_sse_plane_16(ref->data[p], ref->linesize[p],
-                                          dis->data[p], dis->linesize[p],
-                                          ref->w[p], ref->h[p]);
-    }
+    /* PSNRContext (psnr.h) is shared with the GPU twin, which has no
+     * room for the dsp context: setting it up is a few stores, per frame. */
+    ff_vmaf_psnr_dsp_init(&dsp, ref->bpc);
+    for (int p = 0; p < s->nb_planes; p++)
+        sse[p] = dsp.sse_plane(ref->data[p], ref->linesize[p],
+                               dis->data[p], dis->linesize[p],
+                               ref->w[p], ref->h[p]);
     return ff_vmaf_psnr_write(f, fc, index, sse, ref->w, ref->h);
 }
 

@@ -16,6 +16,9 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include "config.h"
+
+#include "libavutil/attributes.h"
 
 #include "psnr_dsp.h"
 
@@ -51,4 +54,12 @@ uint64_t ff_vmaf_sse_plane_16(const uint8_t *a8, ptrdiff_t a_stride,
         }
     }
     return sse;
+}
+
+av_cold void ff_vmaf_psnr_dsp_init(FFVmafPSNRDSPContext *c, int bpc)
+{
+    c->sse_plane = bpc > 8 ? ff_vmaf_sse_plane_16 : ff_vmaf_sse_plane_8;
+#if ARCH_X86_64
+    ff_vmaf_psnr_dsp_init_x86(c, bpc);
+#endif
 }

@@ -33,4 +33,33 @@ uint64_t ff_vmaf_sse_plane_16(const uint8_t *a, ptrdiff_t a_stride,
                               const uint8_t *b, ptrdiff_t b_stride,
                               int w, int h);
 
+typedef struct FFVmafPSNRDSPContext {
+    /**
+     * Sum of squared differences of two w x h planes of the init's depth,
+     * as ff_vmaf_sse_plane_8() / ff_vmaf_sse_plane_16(); the samples are
+     * below 2^bpc.
+     */
+    uint64_t (*sse_plane)(const uint8_t *a, ptrdiff_t a_stride,
+                          const uint8_t *b, ptrdiff_t b_stride,
+                          int w, int h);
+} FFVmafPSNRDSPContext;
+
+/**
+ * Set the C kernel for samples of bpc bits (8: uint8_t, 9..16: uint16_t),
+ * then the SIMD one av_get_cpu_flags() allows.
+ */
+void ff_vmaf_psnr_dsp_init(FFVmafPSNRDSPContext *c, int bpc);
+void ff_vmaf_psnr_dsp_init_x86(FFVmafPSNRDSPContext *c, int bpc);
+
+/* AVX2 kernels (x86/psnr_avx2.c); _15 needs samples below 2^15. */
+uint64_t ff_vmaf_sse_plane_8_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                                  const uint8_t *b, ptrdiff_t b_stride,
+                                  int w, int h);
+uint64_t ff_vmaf_sse_plane_15_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                                   const uint8_t *b, ptrdiff_t b_stride,
+                                   int w, int h);
+uint64_t ff_vmaf_sse_plane_16_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                                   const uint8_t *b, ptrdiff_t b_stride,
+                                   int w, int h);
+
 #endif /* AVFILTER_VMAF_PSNR_DSP_H */
