@@ -21,8 +21,9 @@
  * Integer VIF feature extractor ("vif"), bit-exact with libvmaf 3.2.0.
  *
  * Visual information fidelity at four scales of a Gaussian pyramid of the
- * luma plane; the kernels are in vif_dsp.c. Frames are independent, so
- * extract() keeps its scratch per call and may run on several threads.
+ * luma plane; the kernels are in vif_dsp.c (C) and x86/vif_avx2.c, chosen
+ * once at init. Frames are independent, so extract() keeps its scratch per
+ * call and may run on several threads.
  */
 
 #include <stddef.h>
@@ -90,7 +91,7 @@ int ff_vmaf_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
         return AVERROR(EINVAL);
     }
 
-    s->log2_tab = av_malloc_array(FF_VMAF_VIF_LOG2_SIZE, sizeof(*s->log2_tab));
+    s->log2_tab = av_calloc(FF_VMAF_VIF_LOG2_ALLOC, sizeof(*s->log2_tab));
     if (!s->log2_tab)
         return AVERROR(ENOMEM);
     ff_vmaf_vif_log2_init(s->log2_tab);
@@ -144,11 +145,33 @@ int ff_vmaf_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
     return ret;
 }
 
+/*
+ * The CPU extractor's instance: the shared context first (its options are
+ * at the same offsets, and ff_vmaf_vif_init()/close() see a VIFContext),
+ * then the kernels this CPU runs.
+ */
+typedef struct VIFCPUContext {
+    VIFContext common;
+    FFVmafVifDSPContext dsp;
+} VIFCPUContext;
+
+static int vif_cpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    VIFCPUContext *c = f->priv;
+    int ret = ff_vmaf_vif_init(f, geo);
+
+    if (ret < 0)
+        return ret;
+    ff_vmaf_vif_dsp_init(&c->dsp);
+    return 0;
+}
+
 static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        const FFVmafPicture *dis, unsigned index,
                        struct FFVmafFeatureCollector *fc)
 {
-    const VIFContext *s = f->priv;
+    const VIFCPUContext *c = f->priv;
+    const VIFContext *s = &c->common;
     const size_t tmp_size = FF_VMAF_VIF_TMP_SIZE(ref->w[0]);
     /* Pyramid levels alternate between two buffer pairs: scales 1 and 3
      * in the larger one, scale 2 in the other. */
@@ -174,10 +197,10 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             uint16_t *const *lvl = scale == 2 ? lvl_2 : lvl_13;
             const ptrdiff_t stride = (w / 2) * sizeof(uint16_t);
 
-            ff_vmaf_vif_decimate(lvl[0], stride, cur_ref, ref_stride,
-                                 w, h, bpc, scale, buf);
-            ff_vmaf_vif_decimate(lvl[1], stride, cur_dis, dis_stride,
-                                 w, h, bpc, scale, buf);
+            c->dsp.decimate(lvl[0], stride, cur_ref, ref_stride,
+                            w, h, bpc, scale, buf);
+            c->dsp.decimate(lvl[1], stride, cur_dis, dis_stride,
+                            w, h, bpc, scale, buf);
             cur_ref    = (const uint8_t *)lvl[0];
             cur_dis    = (const uint8_t *)lvl[1];
             ref_stride = dis_stride = stride;
@@ -190,9 +213,9 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         /* A skipped scale 0 is written by ff_vmaf_vif_write(). */
         if (scale == 0 && s->skip_scale0)
             continue;
-        ff_vmaf_vif_statistic(&acc[scale], cur_ref, ref_stride, cur_dis,
-                              dis_stride, w, h, bpc, scale, s->enhn_gain_limit,
-                              s->log2_tab, buf);
+        c->dsp.statistic(&acc[scale], cur_ref, ref_stride, cur_dis,
+                         dis_stride, w, h, bpc, scale, s->enhn_gain_limit,
+                         s->log2_tab, buf);
     }
     av_free(buf);
 
@@ -209,10 +232,10 @@ void ff_vmaf_vif_close(FFVmafFeature *f)
 const FFVmafExtractor ff_vmaf_extractor_vif = {
     .name      = "vif",
     .options   = ff_vmaf_vif_options,
-    .priv_size = sizeof(VIFContext),
+    .priv_size = sizeof(VIFCPUContext),
     .flags     = 0,
     .provides  = ff_vmaf_vif_provides,
-    .init      = ff_vmaf_vif_init,
+    .init      = vif_cpu_init,
     .extract   = vif_extract,
     .close     = ff_vmaf_vif_close,
 };

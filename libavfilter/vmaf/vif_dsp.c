@@ -44,6 +44,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
+
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 
@@ -464,4 +466,13 @@ void ff_vmaf_vif_accum_to_float(const FFVmafVifAccum *acc,
     *num = (float)(acc->num_log / 2048.0 +
                    (acc->den_nonlog - (acc->num_nonlog / 16384.0) / 65025.0));
     *den = (float)(acc->den_log / 2048.0 + acc->den_nonlog);
+}
+
+av_cold void ff_vmaf_vif_dsp_init(FFVmafVifDSPContext *c)
+{
+    c->statistic = ff_vmaf_vif_statistic;
+    c->decimate  = ff_vmaf_vif_decimate;
+#if ARCH_X86_64
+    ff_vmaf_vif_dsp_init_x86(c);
+#endif
 }

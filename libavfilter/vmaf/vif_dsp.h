@@ -49,6 +49,11 @@ extern const int      ff_vmaf_vif_filter_width[FF_VMAF_VIF_SCALES];
 
 /** Entries of the log2 table: indices 32768..65535 (16-bit mantissas). */
 #define FF_VMAF_VIF_LOG2_SIZE 32768
+/**
+ * Entries to allocate for the table: SIMD versions gather it 32 bits at a
+ * time, so one entry past the last must be readable.
+ */
+#define FF_VMAF_VIF_LOG2_ALLOC (FF_VMAF_VIF_LOG2_SIZE + 2)
 
 /**
  * Fill tab[i - 32768] = round(2048 * log2f(i)) for i in 32768..65535.
@@ -79,6 +84,8 @@ typedef struct FFVmafVifAccum {
  *              (16 for pyramid levels)
  * @param scale selects the filter (0..3)
  * @param egl   enhancement gain limit (1.0 .. 100)
+ * @param log2_tab the table of ff_vmaf_vif_log2_init(), allocated with
+ *              FF_VMAF_VIF_LOG2_ALLOC entries
  * @param tmp   FF_VMAF_VIF_TMP_SIZE(w) bytes of scratch
  */
 void ff_vmaf_vif_statistic(FFVmafVifAccum *acc,
@@ -105,5 +112,27 @@ void ff_vmaf_vif_decimate(uint16_t *dst, ptrdiff_t dst_stride,
  */
 void ff_vmaf_vif_accum_to_float(const FFVmafVifAccum *acc,
                                 float *num, float *den);
+
+/**
+ * The kernels of one scale, by plane: ff_vmaf_vif_dsp_init() sets the C
+ * ones (ff_vmaf_vif_statistic(), ff_vmaf_vif_decimate()), then the best
+ * the CPU runs. Every version gives the same bits: the same sums and the
+ * same decimated planes, for any size, stride and depth.
+ */
+typedef struct FFVmafVifDSPContext {
+    /** As ff_vmaf_vif_statistic(). */
+    void (*statistic)(FFVmafVifAccum *acc,
+                      const uint8_t *ref, ptrdiff_t ref_stride,
+                      const uint8_t *dis, ptrdiff_t dis_stride,
+                      int w, int h, int bpc, int scale, double egl,
+                      const uint16_t *log2_tab, void *tmp);
+    /** As ff_vmaf_vif_decimate(). */
+    void (*decimate)(uint16_t *dst, ptrdiff_t dst_stride,
+                     const uint8_t *src, ptrdiff_t src_stride,
+                     int w, int h, int bpc, int scale, void *tmp);
+} FFVmafVifDSPContext;
+
+void ff_vmaf_vif_dsp_init(FFVmafVifDSPContext *c);
+void ff_vmaf_vif_dsp_init_x86(FFVmafVifDSPContext *c);
 
 #endif /* AVFILTER_VMAF_VIF_DSP_H */
