@@ -25,8 +25,9 @@
  * Each of the four scales is one streaming pass over the band rows: the
  * DWT row, then decouple and CSF on the rows the 3x3 masking needs, then
  * the masked sums of the row above, with a ring of three rows. The
- * kernels are in adm_dsp.c. Frames are independent, so extract() keeps
- * its scratch per call and may run on several threads.
+ * kernels are in adm_dsp.c (and x86/), called through a dsp context.
+ * Frames are independent; a thread that scores frames in parallel has its
+ * own instance, so the scratch belongs to the instance, allocated at init.
  *
  * A scale ends as integer totals (ADMScaleSums, adm.h); the floating-point
  * steps after them, ff_vmaf_adm_write(), are shared with the GPU twin.
@@ -70,6 +71,26 @@ typedef struct ADMRows {
     uint8_t *base;
     size_t stride;
 } ADMRows;
+
+/*
+ * The CPU extractor's own state. ADMContext (adm.h) is shared with the GPU
+ * twin, whose private context begins with it, and its one allocation is
+ * div_lut: the state lives in the same block, after the table, and is
+ * freed with it.
+ */
+typedef struct ADMCpuState {
+    FFVmafADMDSPContext dsp;
+    uint8_t *buf;               ///< extract()'s scratch: rows, then band planes
+    size_t stride;              ///< of one scratch row
+    size_t a0, a1, a2;          ///< bytes of one band_a plane of scales 0..2
+} ADMCpuState;
+
+#define DIV_LUT_BYTES FFALIGN(FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t), 64)
+
+static ADMCpuState *cpu_state(const ADMContext *s)
+{
+    return (ADMCpuState *)((uint8_t *)s->div_lut + DIV_LUT_BYTES);
+}
 
 typedef struct ADMScaleResult {
     float num, den, aim;
@@ -303,6 +324,8 @@ static void adm_init_geometry(ADMContext *s, int w, int h)
 int ff_vmaf_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     ADMContext *s = f->priv;
+    const ADMScaleGeom *g;
+    ADMCpuState *st;
     int ret;
 
     if (geo->bpc != 8 && geo->bpc != 10 && geo->bpc != 12 && geo->bpc != 16) {
@@ -331,10 +354,24 @@ int ff_vmaf_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     adm_init_geometry(s, geo->width, geo->height);
     s->limit = 1e-10 * ((double)geo->width * geo->height) / (1920.0 * 1080.0);
 
-    s->div_lut = av_malloc_array(FF_VMAF_ADM_DIV_LUT_SIZE, sizeof(*s->div_lut));
+    s->div_lut = av_malloc(DIV_LUT_BYTES + sizeof(ADMCpuState));
     if (!s->div_lut)
         return AVERROR(ENOMEM);
     ff_vmaf_adm_div_lut_init(s->div_lut);
+    st = cpu_state(s);
+    ff_vmaf_adm_dsp_init(&st->dsp);
+
+    /* Every scratch row holds the widest DWT input, plus padding, as int64. */
+    g = s->g;
+    st->stride = FFALIGN((size_t)(g[0].w + 8) * sizeof(int64_t), 64);
+    st->a0 = FFALIGN((size_t)g[0].bw * g[0].bh * sizeof(int16_t), 64);
+    st->a1 = FFALIGN((size_t)g[1].bw * g[1].bh * sizeof(int32_t), 64);
+    st->a2 = FFALIGN((size_t)g[2].bw * g[2].bh * sizeof(int32_t), 64);
+    st->buf = av_malloc(st->stride * NB_ROWS + 2 * (st->a0 + st->a1 + st->a2));
+    if (!st->buf) {
+        av_freep(&s->div_lut);
+        return AVERROR(ENOMEM);
+    }
     return 0;
 }
 
@@ -376,7 +413,8 @@ static float adm_noise(const ADMContext *s, const ADMScaleGeom *g)
  * input of scale 1), as libvmaf does for adm_skip_scale0. The totals are
  * added into sums, zeroed by the caller (likewise at scales 1..3).
  */
-static void adm_scale0(const ADMContext *s, const ADMRows *rows,
+static void adm_scale0(const ADMContext *s, const FFVmafADMDSPContext *dsp,
+                       const ADMRows *rows,
                        const FFVmafPicture *const pic[2], int16_t *band_a[2],
                        int bands_only, ADMScaleSums *sums)
 {
@@ -407,14 +445,14 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
 
                 for (int k = 0; k < 4; k++)
                     src[k] = base + dwt_row(2 * y - 1 + k, g->h) * ls;
-                ff_vmaf_adm_dwt_vert_s0(lo[p], hi[p], src, g->w, pic[p]->bpc);
+                dsp->dwt_vert_s0(lo[p], hi[p], src, g->w, pic[p]->bpc);
                 ff_vmaf_adm_pad_row16(lo[p], g->w);
                 ff_vmaf_adm_pad_row16(hi[p], g->w);
                 /* LO vertically: band_a (LO) and band_v (HI) horizontally;
                  * HI vertically: band_h and band_d. */
-                ff_vmaf_adm_dwt_horiz_s0(band_a[p] + (ptrdiff_t)y * bw,
+                dsp->dwt_horiz_s0(band_a[p] + (ptrdiff_t)y * bw,
                                          band[p][1], lo[p], bw);
-                ff_vmaf_adm_dwt_horiz_s0(band[p][0], band[p][2], hi[p], bw);
+                dsp->dwt_horiz_s0(band[p][0], band[p][2], hi[p], bw);
             }
             if (bands_only)
                 continue;
@@ -436,10 +474,10 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
                     sr[b] = r[b];
                     sa[b] = a[b];
                 }
-                ff_vmaf_adm_decouple_s0(r, a, o, t, nc, s->enhn_gain_limit,
+                dsp->decouple_s0(r, a, o, t, nc, s->enhn_gain_limit,
                                         s->div_lut);
-                ff_vmaf_adm_csf_s0(flt_a + c0, ctr_a + c0, sa, nc, s->rf0);
-                ff_vmaf_adm_csf_s0(flt_r + c0, ctr_r + c0, sr, nc, s->rf0);
+                dsp->csf_s0(flt_a + c0, ctr_a + c0, sa, nc, s->rf0);
+                dsp->csf_s0(flt_r + c0, ctr_r + c0, sr, nc, s->rf0);
                 /* 3x3 neighbourhood borders: reflect-101 on the left,
                  * replicate on the right. */
                 if (g->il == 0) {
@@ -450,14 +488,14 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
                     flt_a[bw] = flt_a[bw - 1];
                     flt_r[bw] = flt_r[bw - 1];
                 }
-                ff_vmaf_adm_hsum3_32((int32_t *)SLOT(y, SLOT_HS_A) + g->il,
+                dsp->hsum3_32((int32_t *)SLOT(y, SLOT_HS_A) + g->il,
                                      flt_a + g->il, n_in);
-                ff_vmaf_adm_hsum3_32((int32_t *)SLOT(y, SLOT_HS_R) + g->il,
+                dsp->hsum3_32((int32_t *)SLOT(y, SLOT_HS_R) + g->il,
                                      flt_r + g->il, n_in);
             }
             if (y >= g->it && y < g->ib)
                 for (int b = 0; b < 3; b++) {
-                    uint64_t d = ff_vmaf_adm_den_row_s0(band[0][b] + g->il, n_in);
+                    uint64_t d = dsp->den_row_s0(band[0][b] + g->il, n_in);
                     den_acc[b] += (d + den_rnd) >> g->den_c;
                 }
         }
@@ -483,14 +521,14 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
                 sr[b] = (int16_t *)SLOT(i, SLOT_SR + b) + c0;
                 sa[b] = (int16_t *)SLOT(i, SLOT_SA + b) + c0;
             }
-            ff_vmaf_adm_cm_row_s0(sum, sr, hs_a,
+            dsp->cm_row_s0(sum, sr, hs_a,
                                   (int32_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
                                   (int32_t *)SLOT(i, SLOT_CTR_A) + c0,
                                   n_in, s->rf0, g->num_c_hv, g->num_c_d);
             for (int b = 0; b < 3; b++)
                 num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
             if (!s->skip_aim) {
-                ff_vmaf_adm_cm_row_s0(sum, sa, hs_r,
+                dsp->cm_row_s0(sum, sa, hs_r,
                                       (int32_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
                                       (int32_t *)SLOT(i, SLOT_CTR_R) + c0,
                                       n_in, s->rf0, g->num_c_hv, g->num_c_d);
@@ -503,7 +541,8 @@ static void adm_scale0(const ADMContext *s, const ADMRows *rows,
 }
 
 /* Scales 1..3: int32 bands. */
-static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
+static void adm_scale123(const ADMContext *s, const FFVmafADMDSPContext *dsp,
+                         const ADMRows *rows, int sc,
                          const void *const in_a[2], int32_t *band_a[2],
                          ADMScaleSums *sums)
 {
@@ -544,18 +583,18 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                     const int16_t *src[4];
                     for (int k = 0; k < 4; k++)
                         src[k] = (const int16_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
-                    ff_vmaf_adm_dwt_vert_s1(lo[p], hi[p], src, g->w);
+                    dsp->dwt_vert_s1(lo[p], hi[p], src, g->w);
                 } else {
                     const int32_t *src[4];
                     for (int k = 0; k < 4; k++)
                         src[k] = (const int32_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
-                    ff_vmaf_adm_dwt_vert_s23(lo[p], hi[p], src, g->w);
+                    dsp->dwt_vert_s23(lo[p], hi[p], src, g->w);
                 }
                 ff_vmaf_adm_pad_row32(lo[p], g->w);
                 ff_vmaf_adm_pad_row32(hi[p], g->w);
-                ff_vmaf_adm_dwt_horiz_s123(out_a, band[p][1], lo[p], bw,
+                dsp->dwt_horiz_s123(out_a, band[p][1], lo[p], bw,
                                            horiz_shift[sc]);
-                ff_vmaf_adm_dwt_horiz_s123(band[p][0], band[p][2], hi[p], bw,
+                dsp->dwt_horiz_s123(band[p][0], band[p][2], hi[p], bw,
                                            horiz_shift[sc]);
             }
 
@@ -578,11 +617,11 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                     xr[b]  = (int32_t *)SLOT(y, SLOT_SR + b) + c0;
                     xa[b]  = (int32_t *)SLOT(y, SLOT_SA + b) + c0;
                 }
-                ff_vmaf_adm_decouple_s123(rr, aa, o, t, nc, s->enhn_gain_limit,
+                dsp->decouple_s123(rr, aa, o, t, nc, s->enhn_gain_limit,
                                           s->div_lut);
-                ff_vmaf_adm_csf_s123(xa, flt_a + c0, ctr_a + c0, ca_, nc,
+                dsp->csf_s123(xa, flt_a + c0, ctr_a + c0, ca_, nc,
                                      s->rf32[sc]);
-                ff_vmaf_adm_csf_s123(xr, flt_r + c0, ctr_r + c0, cr_, nc,
+                dsp->csf_s123(xr, flt_r + c0, ctr_r + c0, cr_, nc,
                                      s->rf32[sc]);
                 if (g->il == 0) {
                     flt_a[-1] = flt_a[1];
@@ -592,14 +631,14 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                     flt_a[bw] = flt_a[bw - 1];
                     flt_r[bw] = flt_r[bw - 1];
                 }
-                ff_vmaf_adm_hsum3_64((int64_t *)SLOT(y, SLOT_HS_A) + g->il,
+                dsp->hsum3_64((int64_t *)SLOT(y, SLOT_HS_A) + g->il,
                                      flt_a + g->il, n_in);
-                ff_vmaf_adm_hsum3_64((int64_t *)SLOT(y, SLOT_HS_R) + g->il,
+                dsp->hsum3_64((int64_t *)SLOT(y, SLOT_HS_R) + g->il,
                                      flt_r + g->il, n_in);
             }
             if (y >= g->it && y < g->ib)
                 for (int b = 0; b < 3; b++) {
-                    uint64_t d = ff_vmaf_adm_den_row_s123(band[0][b] + g->il, n_in,
+                    uint64_t d = dsp->den_row_s123(band[0][b] + g->il, n_in,
                                                           den_p[sc], g->den_c);
                     den_acc[b] += (d + den_rnd) >> g->den_e;
                 }
@@ -622,14 +661,14 @@ static void adm_scale123(const ADMContext *s, const ADMRows *rows, int sc,
                 xr[b] = (int32_t *)SLOT(i, SLOT_SR + b) + c0;
                 xa[b] = (int32_t *)SLOT(i, SLOT_SA + b) + c0;
             }
-            ff_vmaf_adm_cm_row_s123(sum, xr, hs_a,
+            dsp->cm_row_s123(sum, xr, hs_a,
                                     (int64_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
                                     (int64_t *)SLOT(i, SLOT_CTR_A) + c0,
                                     n_in, g->num_c_hv);
             for (int b = 0; b < 3; b++)
                 num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
             if (!s->skip_aim) {
-                ff_vmaf_adm_cm_row_s123(sum, xa, hs_r,
+                dsp->cm_row_s123(sum, xa, hs_r,
                                         (int64_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
                                         (int64_t *)SLOT(i, SLOT_CTR_R) + c0,
                                         n_in, g->num_c_hv);
@@ -764,39 +803,30 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        struct FFVmafFeatureCollector *fc)
 {
     const ADMContext *s = f->priv;
+    ADMCpuState *st = cpu_state(s);
+    const FFVmafADMDSPContext *dsp = &st->dsp;
     const FFVmafPicture *const pic[2] = { ref, dis };
-    const ADMScaleGeom *g = s->g;
-    /* Every scratch row holds the widest DWT input, plus padding, as int64. */
-    const size_t stride = FFALIGN((size_t)(g[0].w + 8) * sizeof(int64_t), 64);
-    const size_t a0 = FFALIGN((size_t)g[0].bw * g[0].bh * sizeof(int16_t), 64);
-    const size_t a1 = FFALIGN((size_t)g[1].bw * g[1].bh * sizeof(int32_t), 64);
-    const size_t a2 = FFALIGN((size_t)g[2].bw * g[2].bh * sizeof(int32_t), 64);
     ADMScaleSums sums[FF_VMAF_ADM_SCALES] = { 0 };
     int16_t *band_a0[2];
     int32_t *band_a1[2], *band_a2[2], *band_a3[2] = { NULL, NULL };
     ADMRows rows;
-    uint8_t *buf;
 
-    buf = av_malloc(stride * NB_ROWS + 2 * (a0 + a1 + a2));
-    if (!buf)
-        return AVERROR(ENOMEM);
-    rows.base   = buf;
-    rows.stride = stride;
+    rows.base   = st->buf;
+    rows.stride = st->stride;
     for (int p = 0; p < 2; p++) {
-        uint8_t *planes = buf + stride * NB_ROWS + p * (a0 + a1 + a2);
+        uint8_t *planes = st->buf + st->stride * NB_ROWS + p * (st->a0 + st->a1 + st->a2);
         band_a0[p] = (int16_t *)planes;
-        band_a1[p] = (int32_t *)(planes + a0);
-        band_a2[p] = (int32_t *)(planes + a0 + a1);
+        band_a1[p] = (int32_t *)(planes + st->a0);
+        band_a2[p] = (int32_t *)(planes + st->a0 + st->a1);
     }
 
-    adm_scale0(s, &rows, pic, band_a0, s->skip_scale0, &sums[0]);
-    adm_scale123(s, &rows, 1, (const void *const[2]){ band_a0[0], band_a0[1] },
+    adm_scale0(s, dsp, &rows, pic, band_a0, s->skip_scale0, &sums[0]);
+    adm_scale123(s, dsp, &rows, 1, (const void *const[2]){ band_a0[0], band_a0[1] },
                  band_a1, &sums[1]);
-    adm_scale123(s, &rows, 2, (const void *const[2]){ band_a1[0], band_a1[1] },
+    adm_scale123(s, dsp, &rows, 2, (const void *const[2]){ band_a1[0], band_a1[1] },
                  band_a2, &sums[2]);
-    adm_scale123(s, &rows, 3, (const void *const[2]){ band_a2[0], band_a2[1] },
+    adm_scale123(s, dsp, &rows, 3, (const void *const[2]){ band_a2[0], band_a2[1] },
                  band_a3, &sums[3]);
-    av_free(buf);
 
     return ff_vmaf_adm_write(f, fc, index, sums);
 }
@@ -805,6 +835,8 @@ void ff_vmaf_adm_close(FFVmafFeature *f)
 {
     ADMContext *s = f->priv;
 
+    if (s->div_lut)
+        av_freep(&cpu_state(s)->buf);
     av_freep(&s->div_lut);
 }
 

@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 
+#include "config.h"
 #include "libavutil/common.h"
 
 #include "adm_dsp.h"
@@ -391,4 +392,26 @@ uint64_t ff_vmaf_adm_den_row_s123(const int32_t *o, int n, int p, int c)
         acc += ((((a * a + (1ULL << p)) >> p) * a) + crnd) >> c;
     }
     return acc;
+}
+
+void ff_vmaf_adm_dsp_init(FFVmafADMDSPContext *c)
+{
+    c->dwt_vert_s0    = ff_vmaf_adm_dwt_vert_s0;
+    c->dwt_horiz_s0   = ff_vmaf_adm_dwt_horiz_s0;
+    c->dwt_vert_s1    = ff_vmaf_adm_dwt_vert_s1;
+    c->dwt_vert_s23   = ff_vmaf_adm_dwt_vert_s23;
+    c->dwt_horiz_s123 = ff_vmaf_adm_dwt_horiz_s123;
+    c->decouple_s0    = ff_vmaf_adm_decouple_s0;
+    c->decouple_s123  = ff_vmaf_adm_decouple_s123;
+    c->csf_s0         = ff_vmaf_adm_csf_s0;
+    c->csf_s123       = ff_vmaf_adm_csf_s123;
+    c->hsum3_32       = ff_vmaf_adm_hsum3_32;
+    c->hsum3_64       = ff_vmaf_adm_hsum3_64;
+    c->cm_row_s0      = ff_vmaf_adm_cm_row_s0;
+    c->cm_row_s123    = ff_vmaf_adm_cm_row_s123;
+    c->den_row_s0     = ff_vmaf_adm_den_row_s0;
+    c->den_row_s123   = ff_vmaf_adm_den_row_s123;
+#if ARCH_X86_64
+    ff_vmaf_adm_dsp_init_x86(c);
+#endif
 }

@@ -154,4 +154,50 @@ uint64_t ff_vmaf_adm_den_row_s0(const int16_t *o, int n);
  */
 uint64_t ff_vmaf_adm_den_row_s123(const int32_t *o, int n, int p, int c);
 
+/**
+ * The kernels above as a dsp context, so that SIMD versions can stand in
+ * for them. Every pointer has the contract of the C function of the same
+ * name; ff_vmaf_adm_dsp_init() sets the C ones, then the best the CPU runs.
+ */
+typedef struct FFVmafADMDSPContext {
+    void (*dwt_vert_s0)(int16_t *lo, int16_t *hi, const void *const src[4],
+                        int w, int bpc);
+    void (*dwt_horiz_s0)(int16_t *lo, int16_t *hi, const int16_t *in, int bw);
+    void (*dwt_vert_s1)(int32_t *lo, int32_t *hi, const int16_t *const src[4],
+                        int w);
+    void (*dwt_vert_s23)(int32_t *lo, int32_t *hi, const int32_t *const src[4],
+                         int w);
+    void (*dwt_horiz_s123)(int32_t *lo, int32_t *hi, const int32_t *in,
+                           int bw, int shift);
+    void (*decouple_s0)(int16_t *const r[3], int16_t *const a[3],
+                        const int16_t *const o[3], const int16_t *const t[3],
+                        int n, double egl, const int32_t *div_lut);
+    void (*decouple_s123)(int32_t *const r[3], int32_t *const a[3],
+                          const int32_t *const o[3], const int32_t *const t[3],
+                          int n, double egl, const int32_t *div_lut);
+    void (*csf_s0)(int32_t *flt_sum, int32_t *ctr_sum,
+                   const int16_t *const src[3], int n, const uint16_t rf[3]);
+    void (*csf_s123)(int32_t *const dst[3], int64_t *flt_sum, int64_t *ctr_sum,
+                     const int32_t *const src[3], int n, const uint32_t rf[3]);
+    void (*hsum3_32)(int32_t *dst, const int32_t *src, int n);
+    void (*hsum3_64)(int64_t *dst, const int64_t *src, int n);
+    void (*cm_row_s0)(int64_t sum[3], const int16_t *const s[3],
+                      const int32_t *const hs[3], const int32_t *flt,
+                      const int32_t *ctr, int n, const uint16_t rf[3],
+                      int c_hv, int c_d);
+    void (*cm_row_s123)(int64_t sum[3], const int32_t *const x[3],
+                        const int64_t *const hs[3], const int64_t *flt,
+                        const int64_t *ctr, int n, int shift);
+    uint64_t (*den_row_s0)(const int16_t *o, int n);
+    uint64_t (*den_row_s123)(const int32_t *o, int n, int p, int c);
+} FFVmafADMDSPContext;
+
+/**
+ * Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. The
+ * decouple kernels' SIMD versions assume egl within the option's range
+ * (1..100), where every product fits an int32.
+ */
+void ff_vmaf_adm_dsp_init(FFVmafADMDSPContext *c);
+void ff_vmaf_adm_dsp_init_x86(FFVmafADMDSPContext *c);
+
 #endif /* AVFILTER_VMAF_ADM_DSP_H */

@@ -1,0 +1,819 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * AVX2 kernels of the integer ADM, bit-exact with adm_dsp.c.
+ *
+ * Every kernel runs whole vectors over the row and hands the remainder
+ * (fewer samples than one vector) to the C kernel, so nothing is read or
+ * written outside what the C version touches.
+ *
+ * 64-bit products use vpmuldq/vpmuludq; AVX2 has no 64-bit arithmetic
+ * right shift, so where the sign matters it is built from a logical one,
+ * and where only the low 32 bits of a shifted sum are kept the logical
+ * shift gives the same bits. The float/double steps of the decouple
+ * (libvmaf's angle test and gain limit) are done lane by lane with the
+ * same operations, in the same order, as the C code.
+ */
+
+#include <stdint.h>
+
+#include "libavutil/attributes.h"
+
+#include "../adm_dsp.h"
+#include "adm.h"
+#include "simd.h"
+
+#define LO0  15826
+#define LO1  27411
+#define LO2   7345
+#define LO3 (-4240)
+#define HI0 (-4240)
+#define HI1 (-7345)
+#define HI2  27411
+#define HI3 (-15826)
+
+#define COS_1DEG_SQ 0x1.ffd814p-1
+
+FF_VMAF_TARGET_BEGIN("avx2")
+
+/* Two int16 coefficients per dword, for vpmaddwd on (a, b) sample pairs. */
+static av_always_inline __m256i coef_pair(int a, int b)
+{
+    return _mm256_set1_epi32((int)((uint32_t)(a & 0xffff) | ((uint32_t)b << 16)));
+}
+
+/* Arithmetic right shift of int64 lanes. */
+static av_always_inline __m256i srai64(__m256i x, __m128i cnt)
+{
+    __m256i sgn = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
+    return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(x, sgn), cnt), sgn);
+}
+
+static av_always_inline int64_t hsum64(__m256i v)
+{
+    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+}
+
+/* Low dwords of the four qwords, in order. */
+static av_always_inline __m128i low_dwords(__m256i v)
+{
+    return _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
+}
+
+/* ---------------------------------------------------------------- DWT */
+
+/* One output row of the 4-tap vertical filter on int16 samples: outputs
+ * 16 int16, from the pairs (x0, x1) and (x2, x3). */
+static av_always_inline void vert16(int16_t *lo, int16_t *hi, __m256i x0, __m256i x1,
+                                    __m256i x2, __m256i x3, __m256i rnd, __m128i sh)
+{
+    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
+    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
+    /* unpacklo holds columns 0-3 | 8-11, unpackhi 4-7 | 12-15: packing
+     * the two back restores the column order. */
+    __m256i a = _mm256_unpacklo_epi16(x0, x1), b = _mm256_unpackhi_epi16(x0, x1);
+    __m256i c = _mm256_unpacklo_epi16(x2, x3), d = _mm256_unpackhi_epi16(x2, x3);
+    __m256i la = _mm256_add_epi32(_mm256_madd_epi16(a, l01), _mm256_madd_epi16(c, l23));
+    __m256i lb = _mm256_add_epi32(_mm256_madd_epi16(b, l01), _mm256_madd_epi16(d, l23));
+    __m256i ha = _mm256_add_epi32(_mm256_madd_epi16(a, h01), _mm256_madd_epi16(c, h23));
+    __m256i hb = _mm256_add_epi32(_mm256_madd_epi16(b, h01), _mm256_madd_epi16(d, h23));
+
+    la = _mm256_sra_epi32(_mm256_add_epi32(la, rnd), sh);
+    lb = _mm256_sra_epi32(_mm256_add_epi32(lb, rnd), sh);
+    ha = _mm256_sra_epi32(_mm256_add_epi32(ha, rnd), sh);
+    hb = _mm256_sra_epi32(_mm256_add_epi32(hb, rnd), sh);
+    /* Every result fits int16 (|sum| < 2^31 before a shift of 8 or more),
+     * so the saturating pack is the C truncation. */
+    _mm256_storeu_si256((__m256i *)lo, _mm256_packs_epi32(la, lb));
+    _mm256_storeu_si256((__m256i *)hi, _mm256_packs_epi32(ha, hb));
+}
+
+void ff_vmaf_adm_dwt_vert_s0_avx2(int16_t *lo, int16_t *hi,
+                                  const void *const src[4], int w, int bpc)
+{
+    const int m = 1 << (bpc - 1);
+    const __m256i rnd = _mm256_set1_epi32(m);
+    const __m128i sh  = _mm_cvtsi32_si128(bpc);
+    const int wv = w & ~15;
+
+    if (bpc == 8) {
+        const uint8_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+        const __m256i off = _mm256_set1_epi16(128);
+        for (int j = 0; j < wv; j += 16) {
+#define LD8(s) _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)((s) + j))), off)
+            vert16(lo + j, hi + j, LD8(s0), LD8(s1), LD8(s2), LD8(s3), rnd, sh);
+#undef LD8
+        }
+        if (wv < w) {
+            const void *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
+            ff_vmaf_adm_dwt_vert_s0(lo + wv, hi + wv, t, w - wv, bpc);
+        }
+    } else {
+        const uint16_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+        /* s - m wraps to the right int16 even for m = 32768. */
+        const __m256i off = _mm256_set1_epi16((int16_t)m);
+        for (int j = 0; j < wv; j += 16) {
+#define LD16(s) _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)((s) + j)), off)
+            vert16(lo + j, hi + j, LD16(s0), LD16(s1), LD16(s2), LD16(s3), rnd, sh);
+#undef LD16
+        }
+        if (wv < w) {
+            const void *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
+            ff_vmaf_adm_dwt_vert_s0(lo + wv, hi + wv, t, w - wv, bpc);
+        }
+    }
+}
+
+void ff_vmaf_adm_dwt_horiz_s0_avx2(int16_t *lo, int16_t *hi, const int16_t *in,
+                                   int bw)
+{
+    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
+    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
+    const __m256i rnd = _mm256_set1_epi32(32768);
+    const int bv = bw & ~15;
+
+    for (int j = 0; j < bv; j += 16) {
+        /* dword k of a: (in[2(j+k)-1], in[2(j+k)]), of b: the next pair. */
+        const int16_t *x = in + 2 * j - 1;
+        __m256i a0 = _mm256_loadu_si256((const __m256i *)x);
+        __m256i a1 = _mm256_loadu_si256((const __m256i *)(x + 16));
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(x + 2));
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(x + 18));
+        __m256i l0 = _mm256_add_epi32(_mm256_madd_epi16(a0, l01), _mm256_madd_epi16(b0, l23));
+        __m256i l1 = _mm256_add_epi32(_mm256_madd_epi16(a1, l01), _mm256_madd_epi16(b1, l23));
+        __m256i h0 = _mm256_add_epi32(_mm256_madd_epi16(a0, h01), _mm256_madd_epi16(b0, h23));
+        __m256i h1 = _mm256_add_epi32(_mm256_madd_epi16(a1, h01), _mm256_madd_epi16(b1, h23));
+
+        l0 = _mm256_srai_epi32(_mm256_add_epi32(l0, rnd), 16);
+        l1 = _mm256_srai_epi32(_mm256_add_epi32(l1, rnd), 16);
+        h0 = _mm256_srai_epi32(_mm256_add_epi32(h0, rnd), 16);
+        h1 = _mm256_srai_epi32(_mm256_add_epi32(h1, rnd), 16);
+        _mm256_storeu_si256((__m256i *)(lo + j),
+                            _mm256_permute4x64_epi64(_mm256_packs_epi32(l0, l1), 0xd8));
+        _mm256_storeu_si256((__m256i *)(hi + j),
+                            _mm256_permute4x64_epi64(_mm256_packs_epi32(h0, h1), 0xd8));
+    }
+    if (bv < bw)
+        ff_vmaf_adm_dwt_horiz_s0(lo + bv, hi + bv, in + 2 * bv, bw - bv);
+}
+
+void ff_vmaf_adm_dwt_vert_s1_avx2(int32_t *lo, int32_t *hi,
+                                  const int16_t *const src[4], int w)
+{
+    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
+    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
+    const int16_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+    const int wv = w & ~15;
+
+    for (int j = 0; j < wv; j += 16) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(s0 + j));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(s1 + j));
+        __m256i x2 = _mm256_loadu_si256((const __m256i *)(s2 + j));
+        __m256i x3 = _mm256_loadu_si256((const __m256i *)(s3 + j));
+        __m256i a = _mm256_unpacklo_epi16(x0, x1), b = _mm256_unpackhi_epi16(x0, x1);
+        __m256i c = _mm256_unpacklo_epi16(x2, x3), d = _mm256_unpackhi_epi16(x2, x3);
+        /* a: columns 0-3 | 8-11, b: 4-7 | 12-15 */
+        __m256i la = _mm256_add_epi32(_mm256_madd_epi16(a, l01), _mm256_madd_epi16(c, l23));
+        __m256i lb = _mm256_add_epi32(_mm256_madd_epi16(b, l01), _mm256_madd_epi16(d, l23));
+        __m256i ha = _mm256_add_epi32(_mm256_madd_epi16(a, h01), _mm256_madd_epi16(c, h23));
+        __m256i hb = _mm256_add_epi32(_mm256_madd_epi16(b, h01), _mm256_madd_epi16(d, h23));
+
+        _mm256_storeu_si256((__m256i *)(lo + j),     _mm256_permute2x128_si256(la, lb, 0x20));
+        _mm256_storeu_si256((__m256i *)(lo + j + 8), _mm256_permute2x128_si256(la, lb, 0x31));
+        _mm256_storeu_si256((__m256i *)(hi + j),     _mm256_permute2x128_si256(ha, hb, 0x20));
+        _mm256_storeu_si256((__m256i *)(hi + j + 8), _mm256_permute2x128_si256(ha, hb, 0x31));
+    }
+    if (wv < w) {
+        const int16_t *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
+        ff_vmaf_adm_dwt_vert_s1(lo + wv, hi + wv, t, w - wv);
+    }
+}
+
+/* 64-bit 4-tap sum of the even dwords of x0..x3, plus rnd. */
+static av_always_inline __m256i fir4_64(__m256i x0, __m256i x1, __m256i x2, __m256i x3,
+                                        int c0, int c1, int c2, int c3, __m256i rnd)
+{
+    __m256i a = _mm256_add_epi64(_mm256_mul_epi32(x0, _mm256_set1_epi32(c0)),
+                                 _mm256_mul_epi32(x1, _mm256_set1_epi32(c1)));
+    __m256i b = _mm256_add_epi64(_mm256_mul_epi32(x2, _mm256_set1_epi32(c2)),
+                                 _mm256_mul_epi32(x3, _mm256_set1_epi32(c3)));
+    return _mm256_add_epi64(_mm256_add_epi64(a, b), rnd);
+}
+
+void ff_vmaf_adm_dwt_vert_s23_avx2(int32_t *lo, int32_t *hi,
+                                   const int32_t *const src[4], int w)
+{
+    const int32_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+    const __m256i rnd = _mm256_set1_epi64x(32768);
+    const int wv = w & ~7;
+
+    for (int j = 0; j < wv; j += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(s0 + j));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(s1 + j));
+        __m256i x2 = _mm256_loadu_si256((const __m256i *)(s2 + j));
+        __m256i x3 = _mm256_loadu_si256((const __m256i *)(s3 + j));
+        __m256i y0 = _mm256_srli_epi64(x0, 32), y1 = _mm256_srli_epi64(x1, 32);
+        __m256i y2 = _mm256_srli_epi64(x2, 32), y3 = _mm256_srli_epi64(x3, 32);
+        __m256i le = fir4_64(x0, x1, x2, x3, LO0, LO1, LO2, LO3, rnd);
+        __m256i lo_ = fir4_64(y0, y1, y2, y3, LO0, LO1, LO2, LO3, rnd);
+        __m256i he = fir4_64(x0, x1, x2, x3, HI0, HI1, HI2, HI3, rnd);
+        __m256i ho = fir4_64(y0, y1, y2, y3, HI0, HI1, HI2, HI3, rnd);
+
+        /* (int32)(sum >> 16) is bits 16..47 of the sum. */
+        _mm256_storeu_si256((__m256i *)(lo + j),
+                            _mm256_blend_epi32(_mm256_srli_epi64(le, 16),
+                                               _mm256_slli_epi64(lo_, 16), 0xaa));
+        _mm256_storeu_si256((__m256i *)(hi + j),
+                            _mm256_blend_epi32(_mm256_srli_epi64(he, 16),
+                                               _mm256_slli_epi64(ho, 16), 0xaa));
+    }
+    if (wv < w) {
+        const int32_t *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
+        ff_vmaf_adm_dwt_vert_s23(lo + wv, hi + wv, t, w - wv);
+    }
+}
+
+void ff_vmaf_adm_dwt_horiz_s123_avx2(int32_t *lo, int32_t *hi, const int32_t *in,
+                                     int bw, int shift)
+{
+    const __m256i rnd = _mm256_set1_epi64x(1LL << (shift - 1));
+    const __m128i sh  = _mm_cvtsi32_si128(shift);
+    const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const int bv = bw & ~7;
+
+    for (int j = 0; j < bv; j += 8) {
+        const int32_t *x = in + 2 * j - 1;
+        /* Outputs j..j+3 from qwords (x[2k], x[2k+1]) of v0 and the
+         * pairs after them in v1; j+4..j+7 likewise from v2, v3. */
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)x);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(x + 2));
+        __m256i v2 = _mm256_loadu_si256((const __m256i *)(x + 8));
+        __m256i v3 = _mm256_loadu_si256((const __m256i *)(x + 10));
+        __m256i o0 = _mm256_srli_epi64(v0, 32), o1 = _mm256_srli_epi64(v1, 32);
+        __m256i o2 = _mm256_srli_epi64(v2, 32), o3 = _mm256_srli_epi64(v3, 32);
+        __m256i la = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1, LO0, LO1, LO2, LO3, rnd), sh);
+        __m256i lb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3, LO0, LO1, LO2, LO3, rnd), sh);
+        __m256i ha = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1, HI0, HI1, HI2, HI3, rnd), sh);
+        __m256i hb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3, HI0, HI1, HI2, HI3, rnd), sh);
+
+        /* The low 32 bits of the shifted sums are the int32 results. */
+        la = _mm256_blend_epi32(la, _mm256_slli_epi64(lb, 32), 0xaa);
+        ha = _mm256_blend_epi32(ha, _mm256_slli_epi64(hb, 32), 0xaa);
+        _mm256_storeu_si256((__m256i *)(lo + j), _mm256_permutevar8x32_epi32(la, idx));
+        _mm256_storeu_si256((__m256i *)(hi + j), _mm256_permutevar8x32_epi32(ha, idx));
+    }
+    if (bv < bw)
+        ff_vmaf_adm_dwt_horiz_s123(lo + bv, hi + bv, in + 2 * bv, bw - bv, shift);
+}
+
+/* ----------------------------------------------------------- decouple */
+
+/* Float of values in (-2^31, 2^31] that wrapped to int32 (2^31 is
+ * INT32_MIN). */
+static av_always_inline __m256 cvt_wrapped_ps(__m256i x)
+{
+    const __m256i min = _mm256_set1_epi32(INT32_MIN);
+    __m256 f = _mm256_cvtepi32_ps(x);
+    return _mm256_xor_ps(f, _mm256_castsi256_ps(_mm256_and_si256(_mm256_cmpeq_epi32(x, min), min)));
+}
+
+/* The angle test of 4 lanes, given (float)ot, (float)oo, (float)tt as
+ * doubles. */
+static av_always_inline __m256d angle4(__m256d ot, __m256d oo, __m256d tt)
+{
+    const __m256d q = _mm256_set1_pd(1.0 / 4096.0), cs = _mm256_set1_pd(COS_1DEG_SQ);
+    __m256d d = _mm256_mul_pd(ot, q);
+    __m256d r = _mm256_mul_pd(_mm256_mul_pd(cs, _mm256_mul_pd(oo, q)), _mm256_mul_pd(tt, q));
+
+    return _mm256_and_pd(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ),
+                         _mm256_cmp_pd(_mm256_mul_pd(d, d), r, _CMP_GE_OQ));
+}
+
+/* Dword mask of 8 lanes from two qword masks of 4. */
+static av_always_inline __m256i join_masks(__m256d m0, __m256d m1)
+{
+    __m256 s = _mm256_shuffle_ps(_mm256_castpd_ps(m0), _mm256_castpd_ps(m1),
+                                 _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(s), 0xd8);
+}
+
+/* Gain limit of 4 lanes: trunc(o > 0 ? min(re, t) : max(re, t)), the C
+ * code's up/dn selection (the comparisons are those of min/max_pd). */
+static av_always_inline __m128i limit4(__m128i rv, __m128i t, __m128i opos, __m256d egl)
+{
+    __m256d re = _mm256_mul_pd(_mm256_cvtepi32_pd(rv), egl);
+    __m256d td = _mm256_cvtepi32_pd(t);
+    __m256d m  = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(opos));
+    return _mm256_cvttpd_epi32(_mm256_blendv_pd(_mm256_max_pd(re, td),
+                                                 _mm256_min_pd(re, td), m));
+}
+
+/* Restored values of 8 scale-0 lanes (o, t sign-extended to int32). */
+static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
+                                            const int32_t *lut, __m256d egl)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i r64  = _mm256_set1_epi64x(16384);
+    const __m256i kmax = _mm256_set1_epi64x((32769LL << 15) - 1);
+    __m256i d = _mm256_i32gather_epi32(lut, _mm256_abs_epi32(o), 4);
+    __m256i ve, vo, k, rv, cond, lim;
+
+    /* lut[0] is 0, so zeroing d for o = 0 changes nothing. */
+    d  = _mm256_sign_epi32(d, o);
+    ve = _mm256_add_epi64(_mm256_mul_epi32(d, t), r64);
+    vo = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(d, 32),
+                                           _mm256_srli_epi64(t, 32)), r64);
+    /* clip(v >> 15, 0, 32768) as a clamp of v before the shift. */
+    ve = _mm256_and_si256(ve, _mm256_cmpgt_epi64(ve, zero));
+    vo = _mm256_and_si256(vo, _mm256_cmpgt_epi64(vo, zero));
+    ve = _mm256_blendv_epi8(ve, kmax, _mm256_cmpgt_epi64(ve, kmax));
+    vo = _mm256_blendv_epi8(vo, kmax, _mm256_cmpgt_epi64(vo, kmax));
+    k  = _mm256_or_si256(_mm256_srli_epi64(ve, 15),
+                         _mm256_slli_epi64(_mm256_srli_epi64(vo, 15), 32));
+
+    rv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o),
+                                            _mm256_set1_epi32(16384)), 15);
+    cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
+    cond = _mm256_andnot_si256(_mm256_cmpeq_epi32(o, zero), cond);
+    if (_mm256_testz_si256(cond, cond))
+        return rv;
+    {
+        __m256i opos = _mm256_cmpgt_epi32(o, zero);
+        __m128i l0 = limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
+                            _mm256_castsi256_si128(opos), egl);
+        __m128i l1 = limit4(_mm256_extracti128_si256(rv, 1), _mm256_extracti128_si256(t, 1),
+                            _mm256_extracti128_si256(opos, 1), egl);
+        lim = _mm256_set_m128i(l1, l0);
+    }
+    return _mm256_blendv_epi8(rv, lim, cond);
+}
+
+void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
+                                  const int16_t *const o[3],
+                                  const int16_t *const t[3],
+                                  int n, double egl, const int32_t *div_lut)
+{
+    const __m256d eglv = _mm256_set1_pd(egl);
+    const __m256i m16  = _mm256_set1_epi32(0xffff);
+    const int nv = n & ~7;
+
+    for (int j = 0; j < nv; j += 8) {
+        __m128i oh = _mm_loadu_si128((const __m128i *)(o[0] + j));
+        __m128i ov = _mm_loadu_si128((const __m128i *)(o[1] + j));
+        __m128i th = _mm_loadu_si128((const __m128i *)(t[0] + j));
+        __m128i tv = _mm_loadu_si128((const __m128i *)(t[1] + j));
+        __m256i ohv = _mm256_set_m128i(_mm_unpackhi_epi16(oh, ov), _mm_unpacklo_epi16(oh, ov));
+        __m256i thv = _mm256_set_m128i(_mm_unpackhi_epi16(th, tv), _mm_unpacklo_epi16(th, tv));
+        /* Pair sums wrap only at 2^31, which cvt_wrapped_ps() restores. */
+        __m256 fot = cvt_wrapped_ps(_mm256_madd_epi16(ohv, thv));
+        __m256 foo = cvt_wrapped_ps(_mm256_madd_epi16(ohv, ohv));
+        __m256 ftt = cvt_wrapped_ps(_mm256_madd_epi16(thv, thv));
+        __m256d m0 = angle4(_mm256_cvtps_pd(_mm256_castps256_ps128(fot)),
+                            _mm256_cvtps_pd(_mm256_castps256_ps128(foo)),
+                            _mm256_cvtps_pd(_mm256_castps256_ps128(ftt)));
+        __m256d m1 = angle4(_mm256_cvtps_pd(_mm256_extractf128_ps(fot, 1)),
+                            _mm256_cvtps_pd(_mm256_extractf128_ps(foo, 1)),
+                            _mm256_cvtps_pd(_mm256_extractf128_ps(ftt, 1)));
+        __m256i angle = join_masks(m0, m1);
+
+        for (int b = 0; b < 3; b++) {
+            __m256i ob = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
+            __m256i tb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
+            __m256i rr = restore8_s0(ob, tb, angle, div_lut, eglv);
+            __m256i aa = _mm256_sub_epi32(tb, rr);
+            /* int16 truncation of both, packed as r | a. */
+            __m256i p = _mm256_packus_epi32(_mm256_and_si256(rr, m16),
+                                            _mm256_and_si256(aa, m16));
+            p = _mm256_permute4x64_epi64(p, 0xd8);
+            _mm_storeu_si128((__m128i *)(r[b] + j), _mm256_castsi256_si128(p));
+            _mm_storeu_si128((__m128i *)(a[b] + j), _mm256_extracti128_si256(p, 1));
+        }
+    }
+    if (nv < n) {
+        int16_t *const r2[3] = { r[0] + nv, r[1] + nv, r[2] + nv };
+        int16_t *const a2[3] = { a[0] + nv, a[1] + nv, a[2] + nv };
+        const int16_t *const o2[3] = { o[0] + nv, o[1] + nv, o[2] + nv };
+        const int16_t *const t2[3] = { t[0] + nv, t[1] + nv, t[2] + nv };
+        ff_vmaf_adm_decouple_s0(r2, a2, o2, t2, n - nv, egl, div_lut);
+    }
+}
+
+/*
+ * (double)(float)x of int64 lanes, the float correctly rounded as the C
+ * conversion does: |x| >= 2^53 first loses its low 11 bits into a sticky
+ * bit (below the float's rounding bit, so the rounding is unchanged),
+ * which leaves at most 53 significant bits, exact in double.
+ */
+static av_always_inline __m256d cvt_i64_ps_pd(__m256i x)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i low  = _mm256_set1_epi64x(0x7ff);
+    __m256i sgn = _mm256_cmpgt_epi64(zero, x);
+    __m256i a   = _mm256_sub_epi64(_mm256_xor_si256(x, sgn), sgn);
+    __m256i small = _mm256_cmpeq_epi64(_mm256_srli_epi64(a, 53), zero);
+    __m256i stick = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(a, low), zero),
+                                        _mm256_set1_epi64x(0x800));
+    __m256i lo32, hi32;
+    __m256d d;
+
+    a = _mm256_blendv_epi8(_mm256_or_si256(_mm256_andnot_si256(low, a), stick), a, small);
+    /* uint64 to double: 2^84 + hi * 2^32 and 2^52 + lo, recombined with
+     * one rounding, exact here. */
+    lo32 = _mm256_blend_epi32(a, _mm256_set1_epi64x(0x4330000000000000LL), 0xaa);
+    hi32 = _mm256_or_si256(_mm256_srli_epi64(a, 32), _mm256_set1_epi64x(0x4530000000000000LL));
+    d = _mm256_add_pd(_mm256_sub_pd(_mm256_castsi256_pd(hi32),
+                                    _mm256_set1_pd(0x1.00000001p84)),
+                      _mm256_castsi256_pd(lo32));
+    d = _mm256_xor_pd(d, _mm256_castsi256_pd(_mm256_and_si256(sgn, _mm256_set1_epi64x(INT64_MIN))));
+    return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
+}
+
+/* Exact int64 to double for |x| <= 2^51. */
+static av_always_inline __m256d cvt_small_i64_pd(__m256i x)
+{
+    const __m256d magic = _mm256_set1_pd(0x1.8p52);
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, _mm256_castpd_si256(magic))),
+                         magic);
+}
+
+/* Restored values of 4 lanes of scales 1..3 (o, t sign-extended). */
+static av_always_inline __m256i restore4_s123(__m256i o, __m256i t, __m256i angle,
+                                              const int32_t *lut, __m256d egl)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i one  = _mm256_set1_epi64x(1);
+    __m256i sgn = _mm256_cmpgt_epi64(zero, o);
+    __m256i ao  = _mm256_sub_epi64(_mm256_xor_si256(o, sgn), sgn);
+    /* s = max(floor(log2|o|) - 14, 0), from the exponent of |o| in double
+     * (exact for 32-bit values); |o| = 0 gives a negative s, clipped. */
+    __m256d ad  = cvt_small_i64_pd(ao);
+    __m256i s   = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(ad), 52),
+                                   _mm256_set1_epi64x(1023 + 14));
+    __m256i m, d, v, k, kmax, sh, rv, cond, lim;
+    __m256d re, td, u;
+
+    s  = _mm256_and_si256(s, _mm256_cmpgt_epi64(s, zero));
+    m  = _mm256_srlv_epi64(_mm256_add_epi64(ao, _mm256_srli_epi64(_mm256_sllv_epi64(one, s), 1)), s);
+    d  = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(lut, m, 4));
+    d  = _mm256_sub_epi64(_mm256_xor_si256(d, sgn), sgn);
+    sh = _mm256_add_epi64(s, _mm256_set1_epi64x(15));
+    v  = _mm256_add_epi64(_mm256_mul_epi32(d, t),
+                          _mm256_srli_epi64(_mm256_sllv_epi64(one, sh), 1));
+    kmax = _mm256_sub_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(32769), sh), one);
+    v  = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
+    v  = _mm256_blendv_epi8(v, kmax, _mm256_cmpgt_epi64(v, kmax));
+    k  = _mm256_srlv_epi64(v, sh);
+
+    rv = srai64(_mm256_add_epi64(_mm256_mul_epi32(k, o), _mm256_set1_epi64x(16384)),
+                _mm_cvtsi32_si128(15));
+    cond = _mm256_and_si256(angle, _mm256_cmpgt_epi64(k, zero));
+    cond = _mm256_andnot_si256(_mm256_cmpeq_epi64(o, zero), cond);
+    if (_mm256_testz_si256(cond, cond))
+        return rv;
+    re  = _mm256_mul_pd(cvt_small_i64_pd(rv), egl);
+    td  = cvt_small_i64_pd(t);
+    u   = _mm256_blendv_pd(_mm256_max_pd(re, td), _mm256_min_pd(re, td),
+                           _mm256_castsi256_pd(_mm256_cmpgt_epi64(o, zero)));
+    lim = _mm256_cvtepi32_epi64(_mm256_cvttpd_epi32(u));
+    return _mm256_blendv_epi8(rv, lim, cond);
+}
+
+void ff_vmaf_adm_decouple_s123_avx2(int32_t *const r[3], int32_t *const a[3],
+                                    const int32_t *const o[3],
+                                    const int32_t *const t[3],
+                                    int n, double egl, const int32_t *div_lut)
+{
+    const __m256d eglv = _mm256_set1_pd(egl);
+    const int nv = n & ~3;
+
+    for (int j = 0; j < nv; j += 4) {
+#define LD(p) _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)((p) + j)))
+        __m256i oh = LD(o[0]), ov = LD(o[1]), th = LD(t[0]), tv = LD(t[1]);
+        __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+        __m256i oo = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+        __m256i tt = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+        __m256i angle = _mm256_castpd_si256(angle4(cvt_i64_ps_pd(ot), cvt_i64_ps_pd(oo),
+                                                   cvt_i64_ps_pd(tt)));
+
+        for (int b = 0; b < 3; b++) {
+            __m256i ob = LD(o[b]), tb = LD(t[b]);
+            __m128i rr = low_dwords(restore4_s123(ob, tb, angle, div_lut, eglv));
+            __m128i t32 = _mm_loadu_si128((const __m128i *)(t[b] + j));
+            _mm_storeu_si128((__m128i *)(r[b] + j), rr);
+            _mm_storeu_si128((__m128i *)(a[b] + j), _mm_sub_epi32(t32, rr));
+        }
+#undef LD
+    }
+    if (nv < n) {
+        int32_t *const r2[3] = { r[0] + nv, r[1] + nv, r[2] + nv };
+        int32_t *const a2[3] = { a[0] + nv, a[1] + nv, a[2] + nv };
+        const int32_t *const o2[3] = { o[0] + nv, o[1] + nv, o[2] + nv };
+        const int32_t *const t2[3] = { t[0] + nv, t[1] + nv, t[2] + nv };
+        ff_vmaf_adm_decouple_s123(r2, a2, o2, t2, n - nv, egl, div_lut);
+    }
+}
+
+/* ---------------------------------------------------------------- CSF */
+
+static av_always_inline __m256i sext16(__m256i x)
+{
+    return _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16);
+}
+
+void ff_vmaf_adm_csf_s0_avx2(int32_t *flt_sum, int32_t *ctr_sum,
+                             const int16_t *const src[3], int n,
+                             const uint16_t rf[3])
+{
+    const __m256i rf_h = _mm256_set1_epi32(rf[0]), rf_v = _mm256_set1_epi32(rf[1]);
+    const __m256i rf_d = _mm256_set1_epi32(rf[2]);
+    const __m256i r15 = _mm256_set1_epi32(16384), r17 = _mm256_set1_epi32(65535);
+    const __m256i r12 = _mm256_set1_epi32(2048);
+    const __m256i f1 = _mm256_set1_epi32(4369), f2 = _mm256_set1_epi32(8738);
+    const int nv = n & ~7;
+
+    for (int j = 0; j < nv; j += 8) {
+#define LD(p) _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)((p) + j)))
+        __m256i ch = _mm256_abs_epi32(sext16(_mm256_srai_epi32(
+                         _mm256_add_epi32(_mm256_mullo_epi32(rf_h, LD(src[0])), r15), 15)));
+        __m256i cv = _mm256_abs_epi32(sext16(_mm256_srai_epi32(
+                         _mm256_add_epi32(_mm256_mullo_epi32(rf_v, LD(src[1])), r15), 15)));
+        __m256i cd = _mm256_abs_epi32(sext16(_mm256_srai_epi32(
+                         _mm256_add_epi32(_mm256_mullo_epi32(rf_d, LD(src[2])), r17), 17)));
+#undef LD
+#define TERM(f, c) sext16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(f, c), r12), 12))
+        __m256i fs = _mm256_add_epi32(_mm256_add_epi32(TERM(f1, ch), TERM(f1, cv)), TERM(f1, cd));
+        __m256i cs = _mm256_add_epi32(_mm256_add_epi32(TERM(f2, ch), TERM(f2, cv)), TERM(f2, cd));
+#undef TERM
+        _mm256_storeu_si256((__m256i *)(flt_sum + j), fs);
+        _mm256_storeu_si256((__m256i *)(ctr_sum + j), cs);
+    }
+    if (nv < n) {
+        const int16_t *const s2[3] = { src[0] + nv, src[1] + nv, src[2] + nv };
+        ff_vmaf_adm_csf_s0(flt_sum + nv, ctr_sum + nv, s2, n - nv, rf);
+    }
+}
+
+void ff_vmaf_adm_csf_s123_avx2(int32_t *const dst[3], int64_t *flt_sum,
+                               int64_t *ctr_sum, const int32_t *const src[3],
+                               int n, const uint32_t rf[3])
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i r28  = _mm256_set1_epi64x(1 << 27);
+    const __m256i r32  = _mm256_set1_epi64x(1LL << 31);
+    const __m256i f1   = _mm256_set1_epi64x(143165577), f2 = _mm256_set1_epi64x(286331153);
+    const __m256i hidx = _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6);
+    const int nv = n & ~3;
+
+    for (int j = 0; j < nv; j += 4) {
+        __m128i fs = _mm_setzero_si128(), cs = _mm_setzero_si128();
+
+        for (int b = 0; b < 3; b++) {
+            const __m256i rfb = _mm256_set1_epi64x(rf[b]);
+            __m256i x = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(src[b] + j)));
+            /* uint32 * int32 from the unsigned product, corrected for
+             * negative x. */
+            __m256i p = _mm256_sub_epi64(_mm256_mul_epu32(rfb, x),
+                                         _mm256_and_si256(_mm256_cmpgt_epi64(zero, x),
+                                                          _mm256_slli_epi64(rfb, 32)));
+            __m128i c = low_dwords(_mm256_srli_epi64(_mm256_add_epi64(p, r28), 28));
+            __m256i ac = _mm256_cvtepu32_epi64(_mm_abs_epi32(c));
+            /* Each term is the high dword; |term| < 2^28, so three add
+             * up in int32. */
+            __m256i tf = _mm256_sub_epi64(_mm256_mul_epu32(ac, f1), r32);
+            __m256i tc = _mm256_sub_epi64(_mm256_mul_epu32(ac, f2), r32);
+
+            _mm_storeu_si128((__m128i *)(dst[b] + j), c);
+            fs = _mm_add_epi32(fs, _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(tf, hidx)));
+            cs = _mm_add_epi32(cs, _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(tc, hidx)));
+        }
+        _mm256_storeu_si256((__m256i *)(flt_sum + j), _mm256_cvtepi32_epi64(fs));
+        _mm256_storeu_si256((__m256i *)(ctr_sum + j), _mm256_cvtepi32_epi64(cs));
+    }
+    if (nv < n) {
+        int32_t *const d2[3] = { dst[0] + nv, dst[1] + nv, dst[2] + nv };
+        const int32_t *const s2[3] = { src[0] + nv, src[1] + nv, src[2] + nv };
+        ff_vmaf_adm_csf_s123(d2, flt_sum + nv, ctr_sum + nv, s2, n - nv, rf);
+    }
+}
+
+void ff_vmaf_adm_hsum3_32_avx2(int32_t *dst, const int32_t *src, int n)
+{
+    const int nv = n & ~7;
+
+    for (int j = 0; j < nv; j += 8) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(src + j - 1));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + j));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(src + j + 1));
+        _mm256_storeu_si256((__m256i *)(dst + j), _mm256_add_epi32(_mm256_add_epi32(a, b), c));
+    }
+    if (nv < n)
+        ff_vmaf_adm_hsum3_32(dst + nv, src + nv, n - nv);
+}
+
+void ff_vmaf_adm_hsum3_64_avx2(int64_t *dst, const int64_t *src, int n)
+{
+    const int nv = n & ~3;
+
+    for (int j = 0; j < nv; j += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(src + j - 1));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + j));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(src + j + 1));
+        _mm256_storeu_si256((__m256i *)(dst + j), _mm256_add_epi64(_mm256_add_epi64(a, b), c));
+    }
+    if (nv < n)
+        ff_vmaf_adm_hsum3_64(dst + nv, src + nv, n - nv);
+}
+
+/* ------------------------------------------------------------ masking */
+
+/* Rounded cube of x < 2^30 (p = 29, 30) or x < 2^31 (p = 30): no
+ * intermediate reaches 2^63, so unsigned products and logical shifts are
+ * the C int64 arithmetic. */
+static av_always_inline __m256i cube_fast(__m256i x, __m256i prnd, int p,
+                                          __m256i crnd, __m128i c)
+{
+    __m256i x2 = _mm256_add_epi64(_mm256_mul_epu32(x, x), prnd);
+    x2 = _mm256_srli_epi64(x2, p);
+    return _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(x2, x), crnd), c);
+}
+
+void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
+                                const int32_t *const hs[3], const int32_t *flt,
+                                const int32_t *ctr, int n, const uint16_t rf[3],
+                                int c_hv, int c_d)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i big  = _mm256_set1_epi64x(~((1LL << 30) - 1));
+    const __m256i p29  = _mm256_set1_epi64x(1 << 28), p30 = _mm256_set1_epi64x(1 << 29);
+    const __m256i rhv  = _mm256_set1_epi64x(c_hv > 0 ? 1LL << (c_hv - 1) : 0);
+    const __m256i rd   = _mm256_set1_epi64x(c_d > 0 ? 1LL << (c_d - 1) : 0);
+    const __m128i chv  = _mm_cvtsi32_si128(c_hv), cd = _mm_cvtsi32_si128(c_d);
+    const __m256i rfv[3] = { _mm256_set1_epi32(rf[0]), _mm256_set1_epi32(rf[1]),
+                             _mm256_set1_epi32(rf[2]) };
+    __m256i acc[3] = { zero, zero, zero };
+    int64_t extra[3] = { 0, 0, 0 };
+    const int nv = n & ~7;
+
+    for (int j = 0; j < nv; j += 8) {
+#define LD(p) _mm256_loadu_si256((const __m256i *)((p) + j))
+        /* The threshold is an int sum in C, wrapping like this one. */
+        __m256i thr = _mm256_add_epi32(_mm256_add_epi32(LD(hs[0]), LD(hs[1])),
+                                       _mm256_sub_epi32(LD(hs[2]), LD(flt)));
+#undef LD
+        __m256i x[3][2], any;
+
+        thr = _mm256_add_epi32(thr, _mm256_loadu_si256((const __m256i *)(ctr + j)));
+        for (int h = 0; h < 2; h++) {
+            __m256i t64 = _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(thr, 1)
+                                                  : _mm256_castsi256_si128(thr));
+            __m256i tq[2] = { _mm256_slli_epi64(t64, 10), _mm256_slli_epi64(t64, 12) };
+            for (int b = 0; b < 3; b++) {
+                __m128i sv = _mm_loadu_si128((const __m128i *)(s[b] + j + 4 * h));
+                /* |s * rf| < 2^31: an int in C too. */
+                __m128i av = _mm_abs_epi32(_mm_mullo_epi32(_mm_cvtepi16_epi32(sv),
+                                                           _mm256_castsi256_si128(rfv[b])));
+                __m256i xv = _mm256_sub_epi64(_mm256_cvtepu32_epi64(av), tq[b == 2]);
+                x[b][h] = _mm256_and_si256(xv, _mm256_cmpgt_epi64(xv, zero));
+            }
+        }
+        any = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(x[0][0], x[0][1]),
+                                              _mm256_or_si256(x[1][0], x[1][1])),
+                              _mm256_or_si256(x[2][0], x[2][1]));
+        if (!_mm256_testz_si256(any, big)) {
+            /* Large values (only at extreme contrast or with a negative
+             * threshold): the C kernel, whose int64 products may wrap. */
+            const int16_t *const s2[3] = { s[0] + j, s[1] + j, s[2] + j };
+            const int32_t *const h2[3] = { hs[0] + j, hs[1] + j, hs[2] + j };
+            int64_t part[3];
+            ff_vmaf_adm_cm_row_s0(part, s2, h2, flt + j, ctr + j, 8, rf, c_hv, c_d);
+            for (int b = 0; b < 3; b++)
+                extra[b] += part[b];
+            continue;
+        }
+        for (int h = 0; h < 2; h++) {
+            acc[0] = _mm256_add_epi64(acc[0], cube_fast(x[0][h], p29, 29, rhv, chv));
+            acc[1] = _mm256_add_epi64(acc[1], cube_fast(x[1][h], p29, 29, rhv, chv));
+            acc[2] = _mm256_add_epi64(acc[2], cube_fast(x[2][h], p30, 30, rd,  cd));
+        }
+    }
+    if (nv < n) {
+        const int16_t *const s2[3] = { s[0] + nv, s[1] + nv, s[2] + nv };
+        const int32_t *const h2[3] = { hs[0] + nv, hs[1] + nv, hs[2] + nv };
+        int64_t part[3];
+        ff_vmaf_adm_cm_row_s0(part, s2, h2, flt + nv, ctr + nv, n - nv, rf, c_hv, c_d);
+        for (int b = 0; b < 3; b++)
+            extra[b] += part[b];
+    }
+    /* Sums wrap modulo 2^64 in any order, as the C ones. */
+    for (int b = 0; b < 3; b++)
+        sum[b] = (int64_t)((uint64_t)hsum64(acc[b]) + (uint64_t)extra[b]);
+}
+
+void ff_vmaf_adm_cm_row_s123_avx2(int64_t sum[3], const int32_t *const x[3],
+                                  const int64_t *const hs[3], const int64_t *flt,
+                                  const int64_t *ctr, int n, int shift)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i big  = _mm256_set1_epi64x(~((1LL << 31) - 1));
+    const __m256i p30  = _mm256_set1_epi64x(1 << 29);
+    const __m256i rnd  = _mm256_set1_epi64x(shift > 0 ? 1LL << (shift - 1) : 0);
+    const __m128i c    = _mm_cvtsi32_si128(shift);
+    __m256i acc[3] = { zero, zero, zero };
+    int64_t extra[3] = { 0, 0, 0 };
+    const int nv = n & ~3;
+
+    for (int j = 0; j < nv; j += 4) {
+#define LD(p) _mm256_loadu_si256((const __m256i *)((p) + j))
+        __m256i thr = _mm256_add_epi64(_mm256_add_epi64(LD(hs[0]), LD(hs[1])),
+                                       _mm256_sub_epi64(LD(hs[2]), LD(flt)));
+#undef LD
+        __m256i xv[3], any;
+
+        thr = _mm256_add_epi64(thr, _mm256_loadu_si256((const __m256i *)(ctr + j)));
+        for (int b = 0; b < 3; b++) {
+            __m128i av = _mm_abs_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
+            __m256i v  = _mm256_sub_epi64(_mm256_cvtepu32_epi64(av), thr);
+            xv[b] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
+        }
+        any = _mm256_or_si256(_mm256_or_si256(xv[0], xv[1]), xv[2]);
+        if (!_mm256_testz_si256(any, big)) {
+            const int32_t *const x2[3] = { x[0] + j, x[1] + j, x[2] + j };
+            const int64_t *const h2[3] = { hs[0] + j, hs[1] + j, hs[2] + j };
+            int64_t part[3];
+            ff_vmaf_adm_cm_row_s123(part, x2, h2, flt + j, ctr + j, 4, shift);
+            for (int b = 0; b < 3; b++)
+                extra[b] += part[b];
+            continue;
+        }
+        for (int b = 0; b < 3; b++)
+            acc[b] = _mm256_add_epi64(acc[b], cube_fast(xv[b], p30, 30, rnd, c));
+    }
+    if (nv < n) {
+        const int32_t *const x2[3] = { x[0] + nv, x[1] + nv, x[2] + nv };
+        const int64_t *const h2[3] = { hs[0] + nv, hs[1] + nv, hs[2] + nv };
+        int64_t part[3];
+        ff_vmaf_adm_cm_row_s123(part, x2, h2, flt + nv, ctr + nv, n - nv, shift);
+        for (int b = 0; b < 3; b++)
+            extra[b] += part[b];
+    }
+    for (int b = 0; b < 3; b++)
+        sum[b] = (int64_t)((uint64_t)hsum64(acc[b]) + (uint64_t)extra[b]);
+}
+
+/* -------------------------------------------------------- denominator */
+
+uint64_t ff_vmaf_adm_den_row_s0_avx2(const int16_t *o, int n)
+{
+    __m256i acc = _mm256_setzero_si256();
+    const int nv = n & ~7;
+
+    for (int j = 0; j < nv; j += 8) {
+        __m256i a  = _mm256_abs_epi32(_mm256_cvtepi16_epi32(
+                         _mm_loadu_si128((const __m128i *)(o + j))));
+        __m256i a2 = _mm256_mullo_epi32(a, a);  /* <= 2^30 */
+        acc = _mm256_add_epi64(acc, _mm256_mul_epu32(a2, a));
+        acc = _mm256_add_epi64(acc, _mm256_mul_epu32(_mm256_srli_epi64(a2, 32),
+                                                     _mm256_srli_epi64(a, 32)));
+    }
+    return (uint64_t)hsum64(acc) + (nv < n ? ff_vmaf_adm_den_row_s0(o + nv, n - nv) : 0);
+}
+
+uint64_t ff_vmaf_adm_den_row_s123_avx2(const int32_t *o, int n, int p, int c)
+{
+    const __m256i prnd = _mm256_set1_epi64x(1LL << p);
+    const __m256i crnd = _mm256_set1_epi64x(c > 0 ? 1LL << (c - 1) : 0);
+    const __m128i ps = _mm_cvtsi32_si128(p), cs = _mm_cvtsi32_si128(c);
+    __m256i acc = _mm256_setzero_si256();
+    const int nv = n & ~3;
+
+    for (int j = 0; j < nv; j += 4) {
+        __m256i a  = _mm256_cvtepu32_epi64(_mm_abs_epi32(_mm_loadu_si128((const __m128i *)(o + j))));
+        __m256i x2 = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, a), prnd), ps);
+        /* x2 may reach 2^32 + 1: its high dword takes a second product. */
+        __m256i cu = _mm256_add_epi64(_mm256_mul_epu32(x2, a),
+                                      _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x2, 32), a), 32));
+        acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(cu, crnd), cs));
+    }
+    return (uint64_t)hsum64(acc) + (nv < n ? ff_vmaf_adm_den_row_s123(o + nv, n - nv, p, c) : 0);
+}
+
+FF_VMAF_TARGET_END
