@@ -553,7 +553,7 @@ static void picture_from_frame(FFVmafPicture *pic, const AVFrame *frame,
  * reads it through pic->host.
  */
 static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPicture *host_pic,
-                              const AVFrame *frame, int which)
+                              const AVFrame *frame, int which, AVFrame **hold, int *nb_hold)
 {
     VMAFHIPContext *s = ctx->priv;
     int ret;
@@ -565,6 +565,13 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
     s->hw_pictures++;
     if (!s->hw_in_place || ff_vmaf_engine_needs_host_pixels(s->engine)) {
         AVFrame *dst = s->host[which];
+        /* An engine that scores frames in parallel reads the copy after
+         * this call: each frame gets its own. */
+        if (ff_vmaf_engine_keeps_frames(s->engine)) {
+            if (!(dst = av_frame_alloc()))
+                return AVERROR(ENOMEM);
+            hold[(*nb_hold)++] = dst;
+        }
         av_frame_unref(dst);
         dst->format = s->sw_format[which];
         if ((ret = av_hwframe_transfer_data(dst, frame, 0)) < 0) {
@@ -648,10 +655,10 @@ static int do_vmaf(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VMAFHIPContext *s = ctx->priv;
-    AVFrame *dist, *ref;
+    AVFrame *dist, *ref, *hold[FF_VMAF_MAX_HOLD];
     FFVmafPicture pic_ref, pic_dist, host_ref, host_dist;
     PendingFrame p;
-    int ret;
+    int nb_hold = 0, ret;
 
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
@@ -694,14 +701,28 @@ static int do_vmaf(FFFrameSync *fs)
                    s->skipped_before_ref == 1 ? "was" : "were");
         s->ref_started = 1;
         warn_sync(ctx, dist, ref);
-        if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0)) < 0 ||
-            (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1)) < 0) {
+        /* The engine may read the pixels after this call (frames in
+         * parallel): it keeps references to both frames, no copy. */
+        if (ff_vmaf_engine_keeps_frames(s->engine)) {
+            if (!(hold[nb_hold++] = av_frame_clone(ref)) ||
+                !(hold[nb_hold++] = av_frame_clone(dist)))
+                ret = AVERROR(ENOMEM);
+            else
+                ret = 0;
+        } else {
+            ret = 0;
+        }
+        if (ret < 0 ||
+            (ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0, hold, &nb_hold)) < 0 ||
+            (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1, hold, &nb_hold)) < 0) {
+            for (int i = 0; i < nb_hold; i++)
+                av_frame_free(&hold[i]);
             av_frame_free(&dist);
             return ret;
         }
         p.frame = dist;
         p.index = ff_vmaf_engine_nb_pushed(s->engine);
-        if ((ret = ff_vmaf_engine_push(s->engine, &pic_ref, &pic_dist)) < 0) {
+        if ((ret = ff_vmaf_engine_push_frames(s->engine, &pic_ref, &pic_dist, hold, nb_hold)) < 0) {
             av_log(ctx, AV_LOG_ERROR, "Failed to score frame %"PRId64".\n", p.index);
             av_frame_free(&dist);
             return ret;

@@ -432,6 +432,10 @@ EOF_CODECS
 
 . "$top/tests/formats.sh"
 
+# ---- frames in parallel: identical logs for any thread count ----
+
+. "$top/tests/threads.sh"
+
 # ---- stream timing: late, early, empty and resized inputs; an output that ends first ----
 
 . "$top/tests/timing.sh"

@@ -18,6 +18,7 @@
 
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,21 +29,36 @@
 
 #include "collector.h"
 
-/* Frames per block of a key's value store; blocks keep earlier values in
- * place while later frames arrive, so readers never see them move. */
+/*
+ * Values are stored per key in blocks of BLOCK_FRAMES frames, found through
+ * a table of MAX_BLOCKS block pointers allocated with the key, so that the
+ * table never moves: writers and readers of values take no lock (a block is
+ * published with a release store, a value with its present flag). Only the
+ * creation of a key, and of a block, takes the lock.
+ *
+ * A key is known by its handle, the order of its creation, which never
+ * changes; the order the logs list keys in, sorted[], is a separate
+ * permutation of the handles.
+ */
 #define BLOCK_FRAMES 1024
+#define MAX_BLOCKS   8192   /* 8.4 million frames: 3.9 days at 25 fps */
+#define MAX_KEYS     1024
+
+typedef struct ValueBlock {
+    double value[BLOCK_FRAMES];
+    atomic_uchar present[BLOCK_FRAMES];
+} ValueBlock;
 
 typedef struct KeyValues {
     char    *key;
     uint64_t order;         ///< (step, rank) of the write that created it
-    double **blocks;        ///< blocks[i] holds frames [i * BLOCK_FRAMES, ...)
-    uint8_t **present;
-    unsigned nb_blocks;
+    ValueBlock *_Atomic *blocks;
 } KeyValues;
 
 struct FFVmafFeatureCollector {
-    KeyValues *keys;
-    int nb_keys, keys_size;
+    KeyValues *keys[MAX_KEYS];  ///< by handle
+    int sorted[MAX_KEYS];       ///< handles in the logs' order
+    int nb_keys;
     char  **agg_keys;
     double *agg_values;
     int nb_aggs;
@@ -63,22 +79,26 @@ int ff_vmaf_collector_alloc(FFVmafFeatureCollector **pfc)
     return 0;
 }
 
+static void free_key(KeyValues **pkv)
+{
+    KeyValues *kv = *pkv;
+    if (!kv)
+        return;
+    if (kv->blocks)
+        for (int b = 0; b < MAX_BLOCKS; b++)
+            av_free(atomic_load_explicit(&kv->blocks[b], memory_order_relaxed));
+    av_free((void *)kv->blocks);
+    av_free(kv->key);
+    av_freep(pkv);
+}
+
 void ff_vmaf_collector_free(FFVmafFeatureCollector **pfc)
 {
     FFVmafFeatureCollector *fc = *pfc;
     if (!fc)
         return;
-    for (int i = 0; i < fc->nb_keys; i++) {
-        KeyValues *kv = &fc->keys[i];
-        for (unsigned b = 0; b < kv->nb_blocks; b++) {
-            av_free(kv->blocks[b]);
-            av_free(kv->present[b]);
-        }
-        av_free(kv->blocks);
-        av_free(kv->present);
-        av_free(kv->key);
-    }
-    av_free(fc->keys);
+    for (int i = 0; i < fc->nb_keys; i++)
+        free_key(&fc->keys[i]);
     for (int i = 0; i < fc->nb_aggs; i++)
         av_free(fc->agg_keys[i]);
     av_free(fc->agg_keys);
@@ -87,45 +107,39 @@ void ff_vmaf_collector_free(FFVmafFeatureCollector **pfc)
     av_freep(pfc);
 }
 
-static int find_key(const FFVmafFeatureCollector *fc, const char *key)
+static int find_locked(const FFVmafFeatureCollector *fc, const char *key)
 {
     for (int i = 0; i < fc->nb_keys; i++)
-        if (!strcmp(fc->keys[i].key, key))
+        if (!strcmp(fc->keys[i]->key, key))
             return i;
-    return -1;
+    return AVERROR(ENOENT);
 }
 
 /*
- * Insert key after every key of an order up to its own: a sequential run
- * creates keys in (step, rank) order, and threads only reorder the writes
- * within a step. Keys move only here, under the lock, while no reader holds
- * a position (readers run between the engine's steps).
+ * A new key goes after every key whose order is lower or equal: keys of
+ * earlier steps first, then by rank, and in creation order for equal
+ * (step, rank) (several outputs of one extractor).
  */
 static int add_key(FFVmafFeatureCollector *fc, const char *key, uint64_t order)
 {
     KeyValues *kv;
-    int pos;
+    int pos, h = fc->nb_keys;
 
-    if (fc->nb_keys == fc->keys_size) {
-        int size = fc->keys_size ? 2 * fc->keys_size : 32;
-        KeyValues *keys = av_realloc_array(fc->keys, size, sizeof(*keys));
-        if (!keys)
-            return AVERROR(ENOMEM);
-        fc->keys      = keys;
-        fc->keys_size = size;
-    }
-    for (pos = fc->nb_keys; pos > 0 && fc->keys[pos - 1].order > order; pos--)
-        ;
-    kv = &fc->keys[pos];
-    memmove(kv + 1, kv, (fc->nb_keys - pos) * sizeof(*kv));
-    memset(kv, 0, sizeof(*kv));
-    kv->order = order;
-    if (!(kv->key = av_strdup(key))) {
-        memmove(kv, kv + 1, (fc->nb_keys - pos) * sizeof(*kv));
+    if (h == MAX_KEYS)
+        return AVERROR(ENOSPC);
+    if (!(kv = av_mallocz(sizeof(*kv))) ||
+        !(kv->key = av_strdup(key)) ||
+        !(kv->blocks = av_calloc(MAX_BLOCKS, sizeof(*kv->blocks)))) {
+        free_key(&kv);
         return AVERROR(ENOMEM);
     }
+    kv->order = order;
+    for (pos = h; pos > 0 && fc->keys[fc->sorted[pos - 1]]->order > order; pos--)
+        fc->sorted[pos] = fc->sorted[pos - 1];
+    fc->sorted[pos] = h;
+    fc->keys[h] = kv;
     fc->nb_keys++;
-    return pos;
+    return h;
 }
 
 void ff_vmaf_collector_set_step(FFVmafFeatureCollector *fc, unsigned step)
@@ -144,58 +158,97 @@ unsigned ff_vmaf_collector_get_step(const FFVmafFeatureCollector *fc)
     return step;
 }
 
-static int grow_blocks(KeyValues *kv, unsigned nb_blocks)
+int ff_vmaf_collector_handle(FFVmafFeatureCollector *fc, const char *key,
+                             int rank, int64_t step)
 {
-    double  **blocks;
-    uint8_t **present;
+    int h;
+    ff_mutex_lock(&fc->lock);
+    h = find_locked(fc, key);
+    if (h < 0)
+        h = add_key(fc, key, (uint64_t)(step >= 0 ? (unsigned)step : fc->step) << 32 |
+                             (uint32_t)FFMAX(rank, 0));
+    ff_mutex_unlock(&fc->lock);
+    return h;
+}
 
-    blocks = av_realloc_array(kv->blocks, nb_blocks, sizeof(*blocks));
-    if (!blocks)
-        return AVERROR(ENOMEM);
-    kv->blocks = blocks;
-    present = av_realloc_array(kv->present, nb_blocks, sizeof(*present));
-    if (!present)
-        return AVERROR(ENOMEM);
-    kv->present = present;
-    for (; kv->nb_blocks < nb_blocks; kv->nb_blocks++) {
-        kv->blocks[kv->nb_blocks]  = av_malloc_array(BLOCK_FRAMES, sizeof(double));
-        kv->present[kv->nb_blocks] = av_mallocz(BLOCK_FRAMES);
-        if (!kv->blocks[kv->nb_blocks] || !kv->present[kv->nb_blocks]) {
-            av_freep(&kv->blocks[kv->nb_blocks]);
-            av_freep(&kv->present[kv->nb_blocks]);
+int ff_vmaf_collector_find(const FFVmafFeatureCollector *fc, const char *key)
+{
+    int h;
+    ff_mutex_lock((AVMutex *)&fc->lock);
+    h = find_locked(fc, key);
+    ff_mutex_unlock((AVMutex *)&fc->lock);
+    return h;
+}
+
+/* Handles are published under the lock; a handle a caller holds is valid. */
+static KeyValues *key_of(const FFVmafFeatureCollector *fc, int h)
+{
+    KeyValues *kv;
+    if (h < 0 || h >= MAX_KEYS)
+        return NULL;
+    ff_mutex_lock((AVMutex *)&fc->lock);
+    kv = h < fc->nb_keys ? fc->keys[h] : NULL;
+    ff_mutex_unlock((AVMutex *)&fc->lock);
+    return kv;
+}
+
+int ff_vmaf_collector_write_handle(FFVmafFeatureCollector *fc, int h,
+                                   unsigned index, double value)
+{
+    unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
+    KeyValues *kv = h >= 0 && h < MAX_KEYS ? fc->keys[h] : NULL;
+    ValueBlock *b;
+
+    /* keys[h] was stored under the lock before the handle was handed out,
+     * and the handle reached this thread through that lock or after it. */
+    if (!kv)
+        return AVERROR(EINVAL);
+    if (block >= MAX_BLOCKS)
+        return AVERROR(ENOSPC);
+    b = atomic_load_explicit(&kv->blocks[block], memory_order_acquire);
+    if (!b) {
+        ff_mutex_lock(&fc->lock);
+        b = atomic_load_explicit(&kv->blocks[block], memory_order_relaxed);
+        if (!b && (b = av_mallocz(sizeof(*b))))
+            atomic_store_explicit(&kv->blocks[block], b, memory_order_release);
+        ff_mutex_unlock(&fc->lock);
+        if (!b)
             return AVERROR(ENOMEM);
-        }
     }
+    if (atomic_load_explicit(&b->present[slot], memory_order_relaxed))
+        return AVERROR(EINVAL);
+    b->value[slot] = value;
+    atomic_store_explicit(&b->present[slot], 1, memory_order_release);
     return 0;
+}
+
+int ff_vmaf_collector_read_handle(const FFVmafFeatureCollector *fc, int h,
+                                  unsigned index, double *value)
+{
+    unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
+    KeyValues *kv = key_of(fc, h);
+    ValueBlock *b;
+
+    if (!kv || block >= MAX_BLOCKS)
+        return AVERROR(ENOENT);
+    b = atomic_load_explicit(&kv->blocks[block], memory_order_acquire);
+    if (!b || !atomic_load_explicit(&b->present[slot], memory_order_acquire))
+        return AVERROR(ENOENT);
+    *value = b->value[slot];
+    return 0;
+}
+
+int ff_vmaf_collector_write_at(FFVmafFeatureCollector *fc, const char *key,
+                               unsigned index, double value, int rank, int64_t step)
+{
+    int h = ff_vmaf_collector_handle(fc, key, rank, step);
+    return h < 0 ? h : ff_vmaf_collector_write_handle(fc, h, index, value);
 }
 
 int ff_vmaf_collector_write_ranked(FFVmafFeatureCollector *fc, const char *key,
                                    unsigned index, double value, int rank)
 {
-    unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
-    KeyValues *kv;
-    int idx, ret = 0;
-
-    ff_mutex_lock(&fc->lock);
-    idx = find_key(fc, key);
-    if (idx < 0)
-        idx = add_key(fc, key, (uint64_t)fc->step << 32 | (uint32_t)FFMAX(rank, 0));
-    if (idx < 0) {
-        ret = idx;
-        goto end;
-    }
-    kv = &fc->keys[idx];
-    if (block >= kv->nb_blocks && (ret = grow_blocks(kv, block + 1)) < 0)
-        goto end;
-    if (kv->present[block][slot]) {
-        ret = AVERROR(EINVAL);
-        goto end;
-    }
-    kv->blocks[block][slot]  = value;
-    kv->present[block][slot] = 1;
-end:
-    ff_mutex_unlock(&fc->lock);
-    return ret;
+    return ff_vmaf_collector_write_at(fc, key, index, value, rank, -1);
 }
 
 int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
@@ -204,40 +257,21 @@ int ff_vmaf_collector_write(FFVmafFeatureCollector *fc, const char *key,
     return ff_vmaf_collector_write_ranked(fc, key, index, value, INT_MAX);
 }
 
-static int read_locked(const FFVmafFeatureCollector *fc, int key_idx,
-                       unsigned index, double *value)
-{
-    unsigned block = index / BLOCK_FRAMES, slot = index % BLOCK_FRAMES;
-    const KeyValues *kv;
-
-    if (key_idx < 0 || key_idx >= fc->nb_keys)
-        return AVERROR(ENOENT);
-    kv = &fc->keys[key_idx];
-    if (block >= kv->nb_blocks || !kv->present[block][slot])
-        return AVERROR(ENOENT);
-    *value = kv->blocks[block][slot];
-    return 0;
-}
-
 int ff_vmaf_collector_read_at(const FFVmafFeatureCollector *fc, int key_idx,
                               unsigned index, double *value)
 {
-    int ret;
+    int h = -1;
     ff_mutex_lock((AVMutex *)&fc->lock);
-    ret = read_locked(fc, key_idx, index, value);
+    if (key_idx >= 0 && key_idx < fc->nb_keys)
+        h = fc->sorted[key_idx];
     ff_mutex_unlock((AVMutex *)&fc->lock);
-    return ret;
+    return ff_vmaf_collector_read_handle(fc, h, index, value);
 }
 
 int ff_vmaf_collector_read(const FFVmafFeatureCollector *fc, const char *key,
                            unsigned index, double *value)
 {
-    int ret;
-    /* One lock for both: a key created meanwhile would move the others. */
-    ff_mutex_lock((AVMutex *)&fc->lock);
-    ret = read_locked(fc, find_key(fc, key), index, value);
-    ff_mutex_unlock((AVMutex *)&fc->lock);
-    return ret;
+    return ff_vmaf_collector_read_handle(fc, ff_vmaf_collector_find(fc, key), index, value);
 }
 
 int ff_vmaf_collector_nb_keys(const FFVmafFeatureCollector *fc)
@@ -254,7 +288,7 @@ const char *ff_vmaf_collector_key(const FFVmafFeatureCollector *fc, int i)
     const char *key = NULL;
     ff_mutex_lock((AVMutex *)&fc->lock);
     if (i >= 0 && i < fc->nb_keys)
-        key = fc->keys[i].key;
+        key = fc->keys[fc->sorted[i]]->key;
     ff_mutex_unlock((AVMutex *)&fc->lock);
     return key;
 }

@@ -26,6 +26,8 @@
 #ifndef AVFILTER_VMAF_COLLECTOR_H
 #define AVFILTER_VMAF_COLLECTOR_H
 
+#include <stdint.h>
+
 typedef struct FFVmafFeatureCollector FFVmafFeatureCollector;
 
 int  ff_vmaf_collector_alloc(FFVmafFeatureCollector **fc);
@@ -51,6 +53,13 @@ int ff_vmaf_collector_write_ranked(FFVmafFeatureCollector *fc, const char *key,
                                    unsigned index, double value, int rank);
 
 /**
+ * The same, in a given step (step < 0: the collector's): for writers that
+ * run frames in parallel, each in the step of its own frame.
+ */
+int ff_vmaf_collector_write_at(FFVmafFeatureCollector *fc, const char *key,
+                               unsigned index, double value, int rank, int64_t step);
+
+/**
  * The step the next writes belong to: the frame whose push (extract, or a
  * GPU read-back of that frame) a single-threaded CPU run would write them
  * in, or the number of frames at the flush. Set by the engine while no
@@ -58,6 +67,23 @@ int ff_vmaf_collector_write_ranked(FFVmafFeatureCollector *fc, const char *key,
  */
 void ff_vmaf_collector_set_step(FFVmafFeatureCollector *fc, unsigned step);
 unsigned ff_vmaf_collector_get_step(const FFVmafFeatureCollector *fc);
+
+/**
+ * The handle of key: a small integer that stays valid as long as the
+ * collector, created (placed as ff_vmaf_collector_write_at() places it)
+ * when there is no such key yet. Writers resolve their keys once and then
+ * write by handle, which takes no lock.
+ */
+int ff_vmaf_collector_handle(FFVmafFeatureCollector *fc, const char *key,
+                             int rank, int64_t step);
+/** The handle of an existing key, or AVERROR(ENOENT). */
+int ff_vmaf_collector_find(const FFVmafFeatureCollector *fc, const char *key);
+/** As ff_vmaf_collector_write(), by handle; safe from any thread. */
+int ff_vmaf_collector_write_handle(FFVmafFeatureCollector *fc, int handle,
+                                   unsigned index, double value);
+/** As ff_vmaf_collector_read(), by handle. */
+int ff_vmaf_collector_read_handle(const FFVmafFeatureCollector *fc, int handle,
+                                  unsigned index, double *value);
 
 /** 0 and *value set, or AVERROR(ENOENT) when there is no such value. */
 int ff_vmaf_collector_read(const FFVmafFeatureCollector *fc, const char *key,

@@ -54,6 +54,8 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     FFVmafEngine *e = *pe;
     if (!e)
         return;
+    /* The workers first: they use the features. */
+    ff_vmaf_engine_frames_free(e);
     avpriv_slicethread_free(&e->threads);
     av_freep(&e->unpack_buf[0]);
     av_freep(&e->unpack_buf[1]);
@@ -207,12 +209,12 @@ static void run_feature_job(void *priv, int jobnr, int threadnr,
                                        e->nb_pushed, e->fc);
 }
 
-/* Picture which's scratch planes, allocated the first time they are needed. */
-static uint8_t *unpack_buffer(FFVmafEngine *e, int which)
+/* The scratch planes *buf, allocated the first time they are needed. */
+static uint8_t *unpack_buffer(FFVmafEngine *e, uint8_t **buf)
 {
-    if (!e->unpack_buf[which])
-        e->unpack_buf[which] = av_malloc(ff_vmaf_picture_unpack_size(&e->geo));
-    return e->unpack_buf[which];
+    if (!*buf)
+        *buf = av_malloc(ff_vmaf_picture_unpack_size(&e->geo));
+    return *buf;
 }
 
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
@@ -226,7 +228,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
         return AVERROR(EINVAL);
     }
     /* Only plain pictures are checked for samples above the depth
-     * (clamp_input()): stored any other way, 10- and 12-bit samples must
+     * (ff_vmaf_engine_clamp()): stored any other way, 10- and 12-bit samples must
      * be high-bit-packed (P010, P012), which the unpack brings into range. */
     for (int w = 0; w < 2; w++) {
         if ((geo->bpc == 10 || geo->bpc == 12) &&
@@ -263,10 +265,16 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
     for (int w = 0; w < 2; w++)
         if ((geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR || geo->sample_shift[w]) &&
-            !unpack_buffer(e, w))
+            !unpack_buffer(e, &e->unpack_buf[w]))
             return AVERROR(ENOMEM);
 
-    if (n_threads != 1) {
+    if (n_threads != 1 && !e->gpu) {
+        /* Whole frames in parallel: as many threads as asked, however few
+         * features there are. */
+        if ((ret = ff_vmaf_engine_frames_init(e, n_threads)) < 0)
+            return ret;
+        e->nb_threads = n_threads;
+    } else if (n_threads != 1) {
         ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,
                                         NULL, n_threads);
         if (ret < 0)
@@ -319,14 +327,14 @@ int ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e)
  * ones (P010...) shifts their samples into range, 8- and 16-bit samples
  * cannot exceed it, and hardware frames come in such formats only.
  */
-static int clamp_input(FFVmafEngine *e, int which, const FFVmafPicture **pic,
-                       FFVmafPicture *view)
+int ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPicture *pic)
 {
-    if (!ff_vmaf_picture_is_plain(*pic) || !ff_vmaf_picture_out_of_range(*pic, &e->geo))
+    FFVmafPicture view;
+    if (!ff_vmaf_picture_is_plain(pic) || !ff_vmaf_picture_out_of_range(pic, &e->geo))
         return 0;
-    if (!unpack_buffer(e, which))
+    if (!unpack_buffer(e, buf))
         return AVERROR(ENOMEM);
-    ff_vmaf_picture_clamp(view, e->unpack_buf[which], *pic, &e->geo);
+    ff_vmaf_picture_clamp(&view, *buf, pic, &e->geo);
     *pic = view;
     if (!e->clamp_warned[which]) {
         av_log(e->log_ctx, AV_LOG_WARNING,
@@ -342,8 +350,8 @@ static int clamp_input(FFVmafEngine *e, int which, const FFVmafPicture **pic,
 
 /* The picture as the CPU extractors read it: planar, low-bit, in host
  * memory (a device picture's host view, unpacked where needed). */
-static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
-                    FFVmafPicture *view, const FFVmafPicture **out)
+int ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture *pic,
+                            FFVmafPicture *view, const FFVmafPicture **out)
 {
     if (pic->on_device) {
         if (!(pic = pic->host)) {
@@ -353,27 +361,93 @@ static int cpu_view(FFVmafEngine *e, int which, const FFVmafPicture *pic,
         }
     }
     if (!ff_vmaf_picture_is_plain(pic)) {
-        if (!unpack_buffer(e, which))
+        if (!unpack_buffer(e, buf))
             return AVERROR(ENOMEM);
-        ff_vmaf_picture_unpack(view, e->unpack_buf[which], pic, &e->geo);
+        ff_vmaf_picture_unpack(view, *buf, pic, &e->geo);
         pic = view;
     }
     *out = pic;
     return 0;
 }
 
+int ff_vmaf_engine_keeps_frames(const FFVmafEngine *e)
+{
+    return !!e->frames;
+}
+
+static void free_held(AVFrame **hold, int nb_hold)
+{
+    for (int i = 0; i < nb_hold; i++)
+        av_frame_free(&hold[i]);
+}
+
+/* A copy of a host picture's planes, held by an AVFrame. */
+static int copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src)
+{
+    size_t size[3] = { 0 }, total = 0;
+    AVFrame *f;
+    uint8_t *p;
+
+    if (src->on_device)
+        return AVERROR(ENOSYS);
+    for (int i = 0; i < 3; i++)
+        if (src->data[i]) {
+            if (src->linesize[i] < 0)
+                return AVERROR(ENOSYS);
+            size[i] = (size_t)src->linesize[i] * src->h[i];
+            total  += size[i];
+        }
+    if (!(f = av_frame_alloc()))
+        return AVERROR(ENOMEM);
+    if (!(f->buf[0] = av_buffer_alloc(total ? total : 1))) {
+        av_frame_free(&f);
+        return AVERROR(ENOMEM);
+    }
+    *dst = *src;
+    p = f->buf[0]->data;
+    for (int i = 0; i < 3; i++)
+        if (src->data[i]) {
+            memcpy(p, src->data[i], size[i]);
+            dst->data[i] = p;
+            p += size[i];
+        }
+    *out = f;
+    return 0;
+}
+
 int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                         const FFVmafPicture *dis)
 {
+    FFVmafPicture copies[2];
+    AVFrame *hold[2] = { NULL };
+    int ret;
+
+    /* Scored later: the caller may reuse its buffers once this returns. */
+    if (e->frames && e->nb_pushed && e->configured && !e->flushed) {
+        if ((ret = copy_picture(&hold[0], &copies[0], ref)) < 0 ||
+            (ret = copy_picture(&hold[1], &copies[1], dis)) < 0) {
+            free_held(hold, 2);
+            return ret;
+        }
+        return ff_vmaf_engine_push_frames(e, &copies[0], &copies[1], hold, 2);
+    }
+    return ff_vmaf_engine_push_frames(e, ref, dis, NULL, 0);
+}
+
+/* Score frame e->nb_pushed before returning. */
+static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPicture *dis,
+                    FFVmafPicture clamped[2], FFVmafPicture views[2])
+{
     unsigned index = e->nb_pushed;
-    FFVmafPicture views[2], clamped[2];
     int nb_jobs = 0, ret;
 
-    if (!e->configured || e->flushed)
-        return AVERROR(EINVAL);
-    if ((ret = clamp_input(e, 0, &ref, &clamped[0])) < 0 ||
-        (ret = clamp_input(e, 1, &dis, &clamped[1])) < 0)
+    clamped[0] = *ref;
+    clamped[1] = *dis;
+    if ((ret = ff_vmaf_engine_clamp(e, 0, &e->unpack_buf[0], &clamped[0])) < 0 ||
+        (ret = ff_vmaf_engine_clamp(e, 1, &e->unpack_buf[1], &clamped[1])) < 0)
         return ret;
+    ref = &clamped[0];
+    dis = &clamped[1];
 
     /* The keys this push creates come after those of earlier frames, in
      * the order of the features, whichever thread writes first. */
@@ -390,8 +464,8 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
         !ff_vmaf_picture_is_plain(dis)) {
         if (!cpu_runs_on(e, index)) {
             ref = dis = NULL;
-        } else if ((ret = cpu_view(e, 0, ref, &views[0], &ref)) < 0 ||
-                   (ret = cpu_view(e, 1, dis, &views[1], &dis)) < 0) {
+        } else if ((ret = ff_vmaf_engine_cpu_view(e, &e->unpack_buf[0], ref, &views[0], &ref)) < 0 ||
+                   (ret = ff_vmaf_engine_cpu_view(e, &e->unpack_buf[1], dis, &views[1], &dis)) < 0) {
             return ret;
         }
     }
@@ -420,6 +494,8 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                 return ret;
         }
         e->gpu_collected = e->gpu ? 1 : 0;
+        if (e->frames)
+            ff_vmaf_engine_frames_first_done(e);
     } else if (!e->threads || nb_jobs < 2) {
         for (int i = 0; i < nb_jobs; i++) {
             FFVmafFeature *f = e->jobs[i];
@@ -441,11 +517,36 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
     return ff_vmaf_engine_score_models(e);
 }
 
+int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
+                               const FFVmafPicture *dis, AVFrame **hold, int nb_hold)
+{
+    unsigned index = e->nb_pushed;
+    FFVmafPicture views[2], clamped[2];
+    int ret;
+
+    if (!e->configured || e->flushed) {
+        free_held(hold, nb_hold);
+        return AVERROR(EINVAL);
+    }
+    if (e->frames && index > 0) {
+        ff_vmaf_collector_set_step(e->fc, index);
+        if ((ret = ff_vmaf_engine_frames_push(e, ref, dis, hold, nb_hold)) < 0)
+            return ret;
+        e->nb_pushed++;
+        return ff_vmaf_engine_score_models(e);
+    }
+    ret = push_now(e, ref, dis, clamped, views);
+    free_held(hold, nb_hold);
+    return ret;
+}
+
 int ff_vmaf_engine_flush(FFVmafEngine *e)
 {
     int ret;
     if (!e->configured || e->flushed)
         return 0;
+    if (e->frames && (ret = ff_vmaf_engine_frames_drain(e)) < 0)
+        return ret;
     ff_vmaf_collector_set_step(e->fc, e->nb_pushed);
     if (e->gpu && (ret = ff_vmaf_engine_gpu_collect(e, e->nb_pushed)) < 0)
         return ret;
@@ -475,9 +576,10 @@ unsigned ff_vmaf_engine_nb_frames(const FFVmafEngine *e)
 
 unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)
 {
+    unsigned n = e->frames ? ff_vmaf_engine_frames_completed(e) : e->nb_pushed;
     if (e->flushed)
         return e->nb_pushed;
-    return e->nb_pushed > (unsigned)e->delay ? e->nb_pushed - e->delay : 0;
+    return n > (unsigned)e->delay ? n - e->delay : 0;
 }
 
 const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e)

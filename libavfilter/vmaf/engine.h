@@ -31,6 +31,8 @@
 #ifndef AVFILTER_VMAF_ENGINE_H
 #define AVFILTER_VMAF_ENGINE_H
 
+#include "libavutil/frame.h"
+
 #include "collector.h"
 #include "output.h"
 #include "picture.h"
@@ -106,10 +108,29 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                              int n_threads, unsigned n_subsample);
 
 /**
- * Compute the next frame pair. The pictures are only read during the call.
+ * Compute the next frame pair. The pictures are only read during the call
+ * (when frames are scored in parallel, they are copied).
  */
 int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
                         const FFVmafPicture *dis);
+
+#define FF_VMAF_MAX_HOLD 4
+
+/**
+ * Compute the next frame pair, whose pixels (and host copies) belong to
+ * the frames of hold[]: the engine takes them over, reads the pictures
+ * until the pair is scored (later, when frames are scored in parallel)
+ * and frees them then, or on failure. No pixel is copied.
+ */
+int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
+                               const FFVmafPicture *dis, AVFrame **hold, int nb_hold);
+
+/**
+ * Whether ff_vmaf_engine_push_frames() keeps the frames past the call
+ * (frames in parallel): a caller that reuses a frame's buffer for the next
+ * one (a download) must give it a new one instead.
+ */
+int ff_vmaf_engine_keeps_frames(const FFVmafEngine *e);
 
 /** End of stream: complete the values of the last frames. */
 int ff_vmaf_engine_flush(FFVmafEngine *e);

@@ -26,6 +26,7 @@
 #define AVFILTER_VMAF_ENGINE_INTERNAL_H
 
 #include "libavutil/dict.h"
+#include "libavutil/frame.h"
 #include "libavutil/slicethread.h"
 
 #include "collector.h"
@@ -76,6 +77,10 @@ struct FFVmafEngine {
      * (engine_nonfinite.c). */
     AVDictionary *nonfinite_keys;
 
+    /* Frames in parallel (engine_frames.c); NULL: one frame at a time,
+     * its features split over the slice threads below. */
+    struct EngineFrames *frames;
+
     AVSliceThread *threads;
     int nb_threads;
     FFVmafFeature *jobs[MAX_FEATURES];
@@ -92,6 +97,22 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
                               int (*add)(FFVmafEngine *e, const char *entry));
 
 int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
+
+/* The pictures as the CPU extractors read them (engine.c). *buf is the
+ * scratch of the frame, allocated the first time it is needed. */
+int  ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPicture *pic);
+int  ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture *pic,
+                             FFVmafPicture *view, const FFVmafPicture **out);
+
+typedef struct EngineFrames EngineFrames;
+int      ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads);
+void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
+int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
+                                    const FFVmafPicture *dis, AVFrame **hold, int nb_hold);
+void     ff_vmaf_engine_frames_first_done(FFVmafEngine *e);
+int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
+int      ff_vmaf_engine_frames_error(FFVmafEngine *e);
+unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e);
 
 /** Move the instances that have a GPU twin to the GPU, if one answers. */
 int  ff_vmaf_engine_setup_gpu(FFVmafEngine *e);

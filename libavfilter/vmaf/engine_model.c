@@ -24,6 +24,7 @@
  */
 
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 
 #include "libavutil/avstring.h"
@@ -39,6 +40,9 @@ typedef struct EngineModel {
     FFVmafModel *model;
     int nb_inputs, nb_outputs;
     char (*input_keys)[256];    ///< collector key of each model input
+    /* Their collector handles, and those of the outputs, once known
+     * (-1 before): resolved at the first frame, by handle after. */
+    int *input_handles, *output_handles;
     double *inputs, *outputs;
 } EngineModel;
 
@@ -49,6 +53,8 @@ static void free_model(EngineModel **pm)
         return;
     ff_vmaf_model_free(&m->model);
     av_free(m->input_keys);
+    av_free(m->input_handles);
+    av_free(m->output_handles);
     av_free(m->inputs);
     av_free(m->outputs);
     av_freep(pm);
@@ -104,10 +110,16 @@ static int add_model_entry(FFVmafEngine *e, const char *entry)
     m->input_keys = av_calloc(FFMAX(m->nb_inputs, 1), sizeof(*m->input_keys));
     m->inputs     = av_calloc(FFMAX(m->nb_inputs, 1), sizeof(*m->inputs));
     m->outputs    = av_calloc(FFMAX(m->nb_outputs, 1), sizeof(*m->outputs));
-    if (!m->input_keys || !m->inputs || !m->outputs) {
+    m->input_handles  = av_malloc_array(FFMAX(m->nb_inputs, 1), sizeof(*m->input_handles));
+    m->output_handles = av_malloc_array(FFMAX(m->nb_outputs, 1), sizeof(*m->output_handles));
+    if (!m->input_keys || !m->inputs || !m->outputs || !m->input_handles || !m->output_handles) {
         ret = AVERROR(ENOMEM);
         goto fail;
     }
+    for (int j = 0; j < m->nb_inputs; j++)
+        m->input_handles[j] = -1;
+    for (int k = 0; k < m->nb_outputs; k++)
+        m->output_handles[k] = -1;
 
     /* A model pulls in its features, with the options it gives them. */
     for (int j = 0; j < m->nb_inputs; j++) {
@@ -156,7 +168,9 @@ static int score_frame(FFVmafEngine *e, EngineModel *m, unsigned index)
     int ret;
 
     for (int j = 0; j < m->nb_inputs; j++) {
-        if (ff_vmaf_collector_read(e->fc, m->input_keys[j], index, &m->inputs[j]) < 0) {
+        if (m->input_handles[j] < 0)
+            m->input_handles[j] = ff_vmaf_collector_find(e->fc, m->input_keys[j]);
+        if (ff_vmaf_collector_read_handle(e->fc, m->input_handles[j], index, &m->inputs[j]) < 0) {
             av_log(e->log_ctx, AV_LOG_ERROR,
                    "Model '%s': feature '%s' of frame %u is missing.\n",
                    ff_vmaf_model_name(m->model), m->input_keys[j], index);
@@ -166,10 +180,19 @@ static int score_frame(FFVmafEngine *e, EngineModel *m, unsigned index)
     if ((ret = ff_vmaf_model_predict(m->model, m->inputs, m->nb_inputs, m->outputs)) < 0)
         return ret;
     ff_vmaf_engine_check_model(e, m->model, index, m->inputs, m->input_keys, m->outputs);
-    for (int k = 0; k < m->nb_outputs; k++)
-        if ((ret = ff_vmaf_collector_write(e->fc, ff_vmaf_model_output_key(m->model, k),
-                                           index, m->outputs[k])) < 0)
+    for (int k = 0; k < m->nb_outputs; k++) {
+        /* After every feature's key, as if the models were the last writers,
+         * in the step a sequential run scores the frame in (when frames run
+         * in parallel, the frame is scored whenever its features are done). */
+        int64_t step = e->frames ? FFMIN(index + (unsigned)e->delay, e->nb_pushed) : -1;
+        if (m->output_handles[k] < 0 &&
+            (m->output_handles[k] = ff_vmaf_collector_handle(e->fc, ff_vmaf_model_output_key(m->model, k),
+                                                             INT_MAX, step)) < 0)
+            return m->output_handles[k];
+        if ((ret = ff_vmaf_collector_write_handle(e->fc, m->output_handles[k], index,
+                                                  m->outputs[k])) < 0)
             return ret;
+    }
     return 0;
 }
 

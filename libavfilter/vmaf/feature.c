@@ -246,6 +246,7 @@ int ff_vmaf_feature_alloc(FFVmafFeature **pf, const FFVmafExtractor *ex,
     f->ex          = ex;
     f->log_ctx     = log_ctx;
     f->frame_delay = ex->frame_delay;
+    f->step        = -1;
     f->priv    = av_mallocz(ex->priv_size ? ex->priv_size : 1);
     if (!f->priv) {
         ret = AVERROR(ENOMEM);
@@ -285,6 +286,35 @@ fail:
     return ret;
 }
 
+int ff_vmaf_feature_clone(FFVmafFeature **pdst, const FFVmafFeature *src)
+{
+    FFVmafFeature *f;
+    int ret = ff_vmaf_feature_alloc(&f, src->ex, NULL, src->log_ctx);
+    if (ret < 0)
+        return ret;
+    for (const FFVmafOption *o = src->ex->options; o && o->name; o++) {
+        const void *from = (const uint8_t *)src->priv + o->offset;
+        void *to = option_ptr(f, o);
+        switch (o->type) {
+        case FF_VMAF_OPT_BOOL:
+        case FF_VMAF_OPT_INT:    *(int *)to    = *(const int *)from;    break;
+        case FF_VMAF_OPT_DOUBLE: *(double *)to = *(const double *)from; break;
+        case FF_VMAF_OPT_STRING:
+            av_freep(to);
+            if (*(char *const *)from && !(*(char **)to = av_strdup(*(char *const *)from))) {
+                ff_vmaf_feature_free(&f);
+                return AVERROR(ENOMEM);
+            }
+            break;
+        }
+    }
+    memcpy(f->suffix, src->suffix, sizeof(f->suffix));
+    f->frame_delay = src->frame_delay;
+    f->rank        = src->rank;
+    *pdst = f;
+    return 0;
+}
+
 void ff_vmaf_feature_free(FFVmafFeature **pf)
 {
     FFVmafFeature *f = *pf;
@@ -320,13 +350,29 @@ int ff_vmaf_feature_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
                           const char *name, unsigned index, double value)
 {
     char key[512];
-    int ret;
+    int h = -1, ret;
 
-    ff_vmaf_feature_key(f, name, key, sizeof(key));
-    ret = ff_vmaf_collector_write_ranked(fc, key, index, value, f->rank);
-    if (ret == AVERROR(EINVAL))
+    for (int i = 0; i < f->nb_handles; i++)
+        if (!strcmp(f->handles[i].name, name)) {
+            h = f->handles[i].handle;
+            break;
+        }
+    if (h < 0) {
+        ff_vmaf_feature_key(f, name, key, sizeof(key));
+        if ((h = ff_vmaf_collector_handle(fc, key, f->rank, f->step)) < 0)
+            return h;
+        if (f->nb_handles < FF_ARRAY_ELEMS(f->handles) &&
+            strlen(name) < sizeof(f->handles[0].name)) {
+            av_strlcpy(f->handles[f->nb_handles].name, name, sizeof(f->handles[0].name));
+            f->handles[f->nb_handles++].handle = h;
+        }
+    }
+    ret = ff_vmaf_collector_write_handle(fc, h, index, value);
+    if (ret == AVERROR(EINVAL)) {
+        ff_vmaf_feature_key(f, name, key, sizeof(key));
         av_log(f->log_ctx, AV_LOG_ERROR,
                "Feature '%s' wrote '%s' of frame %u twice.\n",
                f->ex->name, key, index);
+    }
     return ret;
 }

@@ -142,6 +142,22 @@ struct FFVmafFeature {
      * single-threaded run's order.
      */
     int rank;
+    /**
+     * The frame whose extract() (or flush: the number of frames) is
+     * running, for the order of the keys it creates; -1: the collector's
+     * step (set by the engine for the frame it pushes).
+     */
+    int64_t step;
+    /**
+     * The collector's handles of the names written so far: after its first
+     * frame, a feature writes its values without building a key or taking
+     * a lock.
+     */
+    struct {
+        char name[80];
+        int handle;
+    } handles[24];
+    int nb_handles;
 };
 
 /** Look up an extractor by libvmaf's name; NULL if there is none. */
@@ -169,6 +185,13 @@ int ff_vmaf_feature_set_option(FFVmafFeature *f, const char *key,
 void ff_vmaf_feature_update_suffix(FFVmafFeature *f);
 
 void ff_vmaf_feature_free(FFVmafFeature **f);
+
+/**
+ * A new instance of the same extractor with the same options, suffix and
+ * rank, not initialised: the engine's per-thread copy of a feature that
+ * keeps no state from frame to frame.
+ */
+int ff_vmaf_feature_clone(FFVmafFeature **dst, const FFVmafFeature *src);
 
 /**
  * The key under which output `name` of instance f is stored: the internal

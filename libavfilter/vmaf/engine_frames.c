@@ -1,0 +1,385 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Frames in parallel: with n_threads > 1 (and nothing on the GPU), frame
+ * n + 1 does not wait for frame n. Each worker thread scores whole frames
+ * with its own instances of the features that keep nothing from one frame
+ * to the next (VIF, ADM, SSIM...: ff_vmaf_feature_clone()); the features
+ * that do (motion needs the previous reference, PSNR sums every frame in
+ * order: FF_VMAF_EXTRACTOR_TEMPORAL) keep their one instance and take
+ * their turn: a worker runs one for frame n only after frame n - 1's run
+ * of it, so their dependency holds while everything else overlaps.
+ *
+ * Every value is computed by the same code on the same pixels as in a
+ * sequential run, so the results are identical for every thread count;
+ * the keys keep a sequential run's order because each write carries the
+ * frame it belongs to (FFVmafFeature.step).
+ *
+ * The pixels are not copied: the caller hands over references to its
+ * frames, released when the frame is scored. Frame 0 runs on the caller's
+ * thread before any other, as in a sequential run (it creates the keys).
+ */
+
+#include <limits.h>
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/frame.h"
+#include "libavutil/mem.h"
+#include "libavutil/thread.h"
+
+#include "engine_internal.h"
+
+enum SlotState { SLOT_FREE, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
+
+typedef struct FrameSlot {
+    enum SlotState state;
+    unsigned index;
+    FFVmafPicture pic[2], host[2];
+    AVFrame *hold[FF_VMAF_MAX_HOLD];
+    int nb_hold;
+    /* Unpacked (NV12, P010...) or clamped planes of this slot's pictures. */
+    uint8_t *buf[2];
+} FrameSlot;
+
+typedef struct FrameWorker {
+    struct EngineFrames *fr;
+    pthread_t thread;
+    int started;
+    /* This worker's instance of each feature: a clone, or the engine's own
+     * (worker 0's, and the shared ones). */
+    FFVmafFeature *features[MAX_FEATURES];
+} FrameWorker;
+
+struct EngineFrames {
+    FFVmafEngine *e;
+    FrameWorker *workers;
+    int nb_workers;
+    FrameSlot *slots;
+    int nb_slots;
+
+    AVMutex lock;
+    AVCond cond;
+    unsigned next_run;          ///< the frame the next free worker takes
+    unsigned completed;         ///< frames [0, completed) are scored
+    /** shared features: frame whose turn it is (only frames >= 1 run here) */
+    unsigned turn[MAX_FEATURES];
+    int err;                    ///< the first error of a worker
+    int quit;
+};
+
+static int is_shared(const FFVmafFeature *f)
+{
+    return !!(f->ex->flags & (FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_GPU));
+}
+
+static FrameSlot *slot_of(EngineFrames *fr, unsigned index)
+{
+    return &fr->slots[index % fr->nb_slots];
+}
+
+static void release_slot(FrameSlot *s)
+{
+    for (int i = 0; i < s->nb_hold; i++)
+        av_frame_free(&s->hold[i]);
+    s->nb_hold = 0;
+}
+
+/* Wait for feature i's turn at frame index, run it, pass the turn on. */
+static int run_shared(EngineFrames *fr, int i, FFVmafFeature *f, unsigned index,
+                      const FFVmafPicture *ref, const FFVmafPicture *dis, int run)
+{
+    FFVmafEngine *e = fr->e;
+    int ret = 0;
+
+    ff_mutex_lock(&fr->lock);
+    while (fr->turn[i] != index)
+        ff_cond_wait(&fr->cond, &fr->lock);
+    run = run && !fr->err;
+    ff_mutex_unlock(&fr->lock);
+    if (run && ff_vmaf_engine_runs_on(e, f, index)) {
+        f->step = index;
+        ret = f->ex->extract(f, ref, dis, index, e->fc);
+        f->step = -1;
+    }
+    ff_mutex_lock(&fr->lock);
+    fr->turn[i] = index + 1;
+    ff_cond_broadcast(&fr->cond);
+    ff_mutex_unlock(&fr->lock);
+    return ret;
+}
+
+static int run_frame(FrameWorker *w, FrameSlot *s)
+{
+    EngineFrames *fr = w->fr;
+    FFVmafEngine *e = fr->e;
+    const FFVmafPicture *ref = &s->pic[0], *dis = &s->pic[1];
+    FFVmafPicture views[2];
+    unsigned index = s->index;
+    int ret = 0;
+
+    if ((ret = ff_vmaf_engine_cpu_view(e, &s->buf[0], ref, &views[0], &ref)) >= 0)
+        ret = ff_vmaf_engine_cpu_view(e, &s->buf[1], dis, &views[1], &dis);
+
+    /* The shared features first: the next frame waits for them. Their
+     * turn passes on even after an error, or the next frames would wait
+     * for ever. */
+    for (int i = 0; i < e->nb_features; i++) {
+        int r;
+        if (!is_shared(e->features[i]))
+            continue;
+        r = run_shared(fr, i, e->features[i], index, ref, dis, ret >= 0);
+        if (ret >= 0)
+            ret = r;
+    }
+    for (int i = 0; i < e->nb_features && ret >= 0; i++) {
+        FFVmafFeature *f = w->features[i];
+        if (is_shared(f) || !ff_vmaf_engine_runs_on(e, f, index))
+            continue;
+        f->step = index;
+        ret = f->ex->extract(f, ref, dis, index, e->fc);
+        f->step = -1;
+    }
+    return ret;
+}
+
+static void *worker_main(void *arg)
+{
+    FrameWorker *w = arg;
+    EngineFrames *fr = w->fr;
+
+    ff_mutex_lock(&fr->lock);
+    for (;;) {
+        FrameSlot *s;
+        int ret;
+        while (!fr->quit && !(slot_of(fr, fr->next_run)->state == SLOT_QUEUED &&
+                              slot_of(fr, fr->next_run)->index == fr->next_run))
+            ff_cond_wait(&fr->cond, &fr->lock);
+        if (fr->quit)
+            break;
+        s = slot_of(fr, fr->next_run++);
+        s->state = SLOT_RUNNING;
+        ff_mutex_unlock(&fr->lock);
+
+        ret = run_frame(w, s);
+        release_slot(s);
+
+        ff_mutex_lock(&fr->lock);
+        s->state = SLOT_DONE;
+        if (ret < 0 && !fr->err)
+            fr->err = ret;
+        /* Scored frames leave in order. */
+        while (slot_of(fr, fr->completed)->state == SLOT_DONE &&
+               slot_of(fr, fr->completed)->index == fr->completed) {
+            slot_of(fr, fr->completed)->state = SLOT_FREE;
+            fr->completed++;
+        }
+        ff_cond_broadcast(&fr->cond);
+    }
+    ff_mutex_unlock(&fr->lock);
+    return NULL;
+}
+
+void ff_vmaf_engine_frames_free(FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    if (!fr)
+        return;
+    ff_mutex_lock(&fr->lock);
+    fr->quit = 1;
+    ff_cond_broadcast(&fr->cond);
+    ff_mutex_unlock(&fr->lock);
+    for (int t = 0; t < fr->nb_workers; t++) {
+        FrameWorker *w = &fr->workers[t];
+        if (w->started)
+            pthread_join(w->thread, NULL);
+        /* Worker 0 uses the engine's own instances, freed with it. */
+        for (int i = 0; t && i < e->nb_features; i++) {
+            FFVmafFeature *f = w->features[i];
+            if (!f || f == e->features[i])
+                continue;
+            if (f->ex->close)
+                f->ex->close(f);
+            ff_vmaf_feature_free(&w->features[i]);
+        }
+    }
+    for (int i = 0; i < fr->nb_slots; i++) {
+        release_slot(&fr->slots[i]);
+        av_freep(&fr->slots[i].buf[0]);
+        av_freep(&fr->slots[i].buf[1]);
+    }
+    av_freep(&fr->slots);
+    av_freep(&fr->workers);
+    ff_cond_destroy(&fr->cond);
+    ff_mutex_destroy(&fr->lock);
+    av_freep(&e->frames);
+}
+
+int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
+{
+    EngineFrames *fr;
+    int ret = 0;
+
+    if (!(fr = av_mallocz(sizeof(*fr))))
+        return AVERROR(ENOMEM);
+    if (ff_mutex_init(&fr->lock, NULL)) {
+        av_free(fr);
+        return AVERROR(ENOMEM);
+    }
+    if (ff_cond_init(&fr->cond, NULL)) {
+        ff_mutex_destroy(&fr->lock);
+        av_free(fr);
+        return AVERROR(ENOMEM);
+    }
+    e->frames = fr;
+    fr->e = e;
+    fr->nb_workers = nb_threads;
+    /* Every worker busy and the next frames already queued. */
+    fr->nb_slots = nb_threads + 2;
+    fr->workers = av_calloc(fr->nb_workers, sizeof(*fr->workers));
+    fr->slots   = av_calloc(fr->nb_slots, sizeof(*fr->slots));
+    if (!fr->workers || !fr->slots) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    for (int i = 0; i < fr->nb_slots; i++)
+        fr->slots[i].index = UINT_MAX;
+    for (int t = 0; t < fr->nb_workers; t++) {
+        FrameWorker *w = &fr->workers[t];
+        w->fr = fr;
+        for (int i = 0; i < e->nb_features; i++) {
+            FFVmafFeature *f = e->features[i];
+            if (!t || is_shared(f)) {
+                w->features[i] = f;
+                continue;
+            }
+            if ((ret = ff_vmaf_feature_clone(&w->features[i], f)) < 0)
+                goto fail;
+            if (f->ex->init && (ret = f->ex->init(w->features[i], &e->geo)) < 0) {
+                ff_vmaf_feature_free(&w->features[i]);
+                goto fail;
+            }
+        }
+    }
+    for (int t = 0; t < fr->nb_workers; t++) {
+        FrameWorker *w = &fr->workers[t];
+        if ((ret = pthread_create(&w->thread, NULL, worker_main, w))) {
+            ret = AVERROR(ret);
+            goto fail;
+        }
+        w->started = 1;
+    }
+    return 0;
+fail:
+    ff_vmaf_engine_frames_free(e);
+    return ret;
+}
+
+int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
+                               const FFVmafPicture *dis, AVFrame **hold, int nb_hold)
+{
+    EngineFrames *fr = e->frames;
+    unsigned index = e->nb_pushed;
+    FrameSlot *s = slot_of(fr, index);
+    const FFVmafPicture *in[2] = { ref, dis };
+    int ret;
+
+    ff_mutex_lock(&fr->lock);
+    while (s->state != SLOT_FREE && !fr->err)
+        ff_cond_wait(&fr->cond, &fr->lock);
+    ret = fr->err;
+    ff_mutex_unlock(&fr->lock);
+    if (ret < 0) {
+        for (int i = 0; i < nb_hold; i++)
+            av_frame_free(&hold[i]);
+        return ret;
+    }
+
+    for (int w = 0; w < 2; w++) {
+        s->pic[w] = *in[w];
+        if (in[w]->host) {
+            s->host[w]       = *in[w]->host;
+            s->pic[w].host   = &s->host[w];
+        }
+        /* Samples above the depth's maximum: clamped here, in order, so
+         * that the warning names the first such frame. */
+        if ((ret = ff_vmaf_engine_clamp(e, w, &s->buf[w], &s->pic[w])) < 0)
+            break;
+    }
+    for (int i = 0; i < nb_hold; i++) {
+        if (ret < 0)
+            av_frame_free(&hold[i]);
+        else
+            s->hold[s->nb_hold++] = hold[i];
+    }
+    if (ret < 0)
+        return ret;
+
+    ff_mutex_lock(&fr->lock);
+    s->index = index;
+    s->state = SLOT_QUEUED;
+    ff_cond_broadcast(&fr->cond);
+    ff_mutex_unlock(&fr->lock);
+    return 0;
+}
+
+/* Frame 0 was scored on the caller's thread. */
+void ff_vmaf_engine_frames_first_done(FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    ff_mutex_lock(&fr->lock);
+    fr->completed = fr->next_run = 1;
+    for (int i = 0; i < MAX_FEATURES; i++)
+        fr->turn[i] = 1;
+    ff_cond_broadcast(&fr->cond);
+    ff_mutex_unlock(&fr->lock);
+}
+
+int ff_vmaf_engine_frames_drain(FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    int ret;
+    ff_mutex_lock(&fr->lock);
+    /* Every queued frame completes, after an error too. */
+    while (fr->completed < e->nb_pushed)
+        ff_cond_wait(&fr->cond, &fr->lock);
+    ret = fr->err;
+    ff_mutex_unlock(&fr->lock);
+    return ret;
+}
+
+int ff_vmaf_engine_frames_error(FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    int ret;
+    ff_mutex_lock(&fr->lock);
+    ret = fr->err;
+    ff_mutex_unlock(&fr->lock);
+    return ret;
+}
+
+unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    unsigned n;
+    ff_mutex_lock(&fr->lock);
+    n = fr->completed;
+    ff_mutex_unlock(&fr->lock);
+    return n;
+}
