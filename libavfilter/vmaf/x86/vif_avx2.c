@@ -45,6 +45,7 @@
 
 #include "libavutil/attributes.h"
 #include "libavutil/macros.h"
+#include "libavutil/mem_internal.h"
 
 #include "../vif_dsp.h"
 #include "simd.h"
@@ -108,6 +109,7 @@ static av_always_inline void vert_8(uint32_t *mu1v, uint32_t *mu2v,
         __m256i yy  = _mm256_mullo_epi32(_mm256_madd_epi16(y, y), fc);
         __m256i xy  = _mm256_mullo_epi32(_mm256_madd_epi16(x, y), fc);
 
+        _Pragma("GCC unroll 8")
         for (int k = 0; k < half; k++) {
             const __m256i fk  = _mm256_set1_epi32(f[k]);
             const __m256i fk2 = _mm256_set1_epi32(f[k] | f[k] << 16);
@@ -178,6 +180,7 @@ static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
         __m256i xyh = _mm256_mullo_epi32(_mm256_srli_epi32(p2, 16), fc);
         __m256i xyl = _mm256_mullo_epi32(_mm256_and_si256(p2, lo16), fc);
 
+        _Pragma("GCC unroll 8")
         for (int k = 0; k < half; k++) {
             const __m256i fk = _mm256_set1_epi32(f[k]);
             __m256i xa = LD16(rr[k] + j), xb = LD16(rr[fw - 1 - k] + j);
@@ -210,11 +213,17 @@ static av_always_inline __m256i mulhi_round(__m256i a, __m256i b)
     return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xaa);
 }
 
-/**
- * 2048·log2(v) with v's mantissa truncated to 16 bits, for unsigned 32-bit
- * v >= 2^16 in every lane.
+/*
+ * 2048·log2(v) with v's mantissa truncated to 16 bits is tab[idx] + 2048·k
+ * (idx: the 15 bits below the leading one, k: its position - 15). Only
+ * sums of these are needed, so the functions below give idx and k, and
+ * the table is read with scalar loads (gathers are slow on some CPUs and
+ * sit at the end of a long chain of latencies): lanes that do not count
+ * use idx 0 and are corrected for, or cancel.
  */
-static av_always_inline __m256i log2_32(const uint16_t *tab, __m256i v)
+
+/** idx and k for unsigned 32-bit v >= 2^16 in every lane. */
+static av_always_inline __m256i log2_32(__m256i *kout, __m256i v)
 {
     /* x < 2^31 converts as a signed value; its float may round up to the
      * next power of two, which x >> e == 0 detects. */
@@ -222,35 +231,28 @@ static av_always_inline __m256i log2_32(const uint16_t *tab, __m256i v)
     __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(
                     _mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23),
                     _mm256_set1_epi32(127));
-    __m256i k, idx, t;
+    __m256i k, idx;
 
     e = _mm256_add_epi32(e, _mm256_cmpeq_epi32(_mm256_srlv_epi32(x, e),
                                                _mm256_setzero_si256()));
     /* The leading bit of v is e + 1: keep 16 bits, k = e + 1 - 15. */
     k   = _mm256_sub_epi32(e, _mm256_set1_epi32(14));
     idx = _mm256_sub_epi32(_mm256_srlv_epi32(v, k), _mm256_set1_epi32(32768));
-    t   = _mm256_i32gather_epi32((const int *)tab, idx, 2);
-    t   = _mm256_and_si256(t, _mm256_set1_epi32(0xffff));
-    return _mm256_add_epi32(t, _mm256_slli_epi32(k, 11));
+    *kout = k;
+    return idx;
 }
 
 /**
- * The same for four integer-valued doubles in [2^16, 2^52): the exponent
- * is the leading bit, the top 15 bits of the significand the table index.
+ * The same for four integer-valued doubles in [2^16, 2^52) (64-bit lanes):
+ * the exponent is the leading bit, the top 15 bits of the significand idx.
  */
-static av_always_inline __m128i log2_pd(const uint16_t *tab, __m256d v)
+static av_always_inline __m256i log2_pd(__m256i *kout, __m256d v)
 {
     const __m256i bits = _mm256_castpd_si256(v);
-    __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 37),
-                                   _mm256_set1_epi64x(0x7fff));
-    __m256i k   = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52),
-                                   _mm256_set1_epi64x(1023 + 15));
-    __m128i t   = _mm256_i64gather_epi32((const int *)tab, idx, 2);
-    __m128i k32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-                      k, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-
-    t = _mm_and_si128(t, _mm_set1_epi32(0xffff));
-    return _mm_add_epi32(t, _mm_slli_epi32(k32, 11));
+    *kout = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52),
+                             _mm256_set1_epi64x(1023 + 15));
+    return _mm256_and_si256(_mm256_srli_epi64(bits, 37),
+                            _mm256_set1_epi64x(0x7fff));
 }
 
 /** Add the eight int32 lanes of v to the four int64 lanes of acc. */
@@ -261,7 +263,8 @@ static av_always_inline __m256i add_wide(__m256i acc, __m256i v)
 }
 
 typedef struct VifSums {
-    __m256i num_log, den_log, num_nonlog;
+    __m256i num_log, den_log, num_nonlog;   ///< the 2048·k parts, and σ2²
+    int64_t num_tab, den_tab;               ///< the table parts
     int64_t den_nonlog;
 } VifSums;
 
@@ -290,31 +293,26 @@ static av_always_inline __m256d gain_pd(__m128i *sv2, __m128i s1, __m128i s2,
 }
 
 /*
- * Horizontal pass over the padded vertical rows and the per-pixel terms,
- * as horiz_stats + vif_accumulate_row.
+ * Horizontal pass over the padded vertical rows, as horiz_stats. It is a
+ * loop of its own: the per-pixel terms that follow are one long chain of
+ * latencies (division, gathers), which only overlaps across pixels in a
+ * short loop.
  */
-static av_always_inline void horiz_accum(VifSums *sums,
-                                         const uint32_t *mu1v, const uint32_t *mu2v,
-                                         const uint32_t *xxv, const uint32_t *yyv,
-                                         const uint32_t *xyv,
-                                         const uint16_t *f, const int fw, int w,
-                                         const uint16_t *tab, __m256d egl)
+static av_always_inline void horiz(int32_t *s1v, int32_t *s2v, int32_t *s12v,
+                                   const uint32_t *mu1v, const uint32_t *mu2v,
+                                   const uint32_t *xxv, const uint32_t *yyv,
+                                   const uint32_t *xyv,
+                                   const uint16_t *f, const int fw, int w)
 {
     const int half = fw / 2;
     const __m256i fc   = _mm256_set1_epi32(f[half]);
     const __m256i lo16 = _mm256_set1_epi32(0xffff);
     const __m256i r16  = _mm256_set1_epi32(32768);
-    const __m256i nsq  = _mm256_set1_epi32(SIGMA_NSQ);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m128i s0   = _mm_cvtsi32_si128(0), s16 = _mm_cvtsi32_si128(16);
-    const __m256d nsq_pd = _mm256_set1_pd(SIGMA_NSQ);
 
     for (int j0 = 0; j0 < w; j0 += 8) {
         const int j = FFMIN(j0, w - 8);
-        /* Lanes below j0 - j were counted by the previous vector. */
-        const __m256i valid = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(j0 - j - 1));
-        __m256i xl, xr, mu1sq, mu2sq, mu12, xx, yy, xy, s1, s2, s12;
-        __m256i tex, flat, gain, t;
+        __m256i xl, xr, mu1sq, mu2sq, mu12, xx, yy, xy;
         __m256i mu1 = _mm256_mullo_epi32(LDU(mu1v + j), fc);
         __m256i mu2 = _mm256_mullo_epi32(LDU(mu2v + j), fc);
         __m256i xxh = _mm256_mullo_epi32(_mm256_srli_epi32(LDU(xxv + j), 16), fc);
@@ -324,6 +322,7 @@ static av_always_inline void horiz_accum(VifSums *sums,
         __m256i xyh = _mm256_mullo_epi32(_mm256_srli_epi32(LDU(xyv + j), 16), fc);
         __m256i xyl = _mm256_mullo_epi32(_mm256_and_si256(LDU(xyv + j), lo16), fc);
 
+        _Pragma("GCC unroll 8")
         for (int k = 0; k < half; k++) {
             const int l = j - half + k, r = j + half - k;
             const __m256i fk = _mm256_set1_epi32(f[k]);
@@ -344,9 +343,27 @@ static av_always_inline void horiz_accum(VifSums *sums,
         mu1sq = mulhi_round(mu1, mu1);
         mu2sq = mulhi_round(mu2, mu2);
         mu12  = mulhi_round(mu1, mu2);
-        s1  = _mm256_sub_epi32(xx, mu1sq);
-        s2  = _mm256_max_epi32(_mm256_sub_epi32(yy, mu2sq), _mm256_setzero_si256());
-        s12 = _mm256_sub_epi32(xy, mu12);
+        STU(s1v + j, _mm256_sub_epi32(xx, mu1sq));
+        STU(s2v + j, _mm256_max_epi32(_mm256_sub_epi32(yy, mu2sq), _mm256_setzero_si256()));
+        STU(s12v + j, _mm256_sub_epi32(xy, mu12));
+    }
+}
+
+/* The per-pixel terms of a row, as vif_accumulate_row. */
+static av_always_inline void accum(VifSums *sums, const int32_t *s1v,
+                                   const int32_t *s2v, const int32_t *s12v,
+                                   int w, const uint16_t *tab, __m256d egl)
+{
+    const __m256i nsq  = _mm256_set1_epi32(SIGMA_NSQ);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256d nsq_pd = _mm256_set1_pd(SIGMA_NSQ);
+
+    for (int j0 = 0; j0 < w; j0 += 8) {
+        const int j = FFMIN(j0, w - 8);
+        /* Lanes below j0 - j were counted by the previous vector. */
+        const __m256i valid = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(j0 - j - 1));
+        const __m256i s1 = LDU(s1v + j), s2 = LDU(s2v + j), s12 = LDU(s12v + j);
+        __m256i tex, flat, gain, t, id0;
 
         /* Flat pixels: σ2² and a count. */
         tex  = _mm256_cmpgt_epi32(s1, _mm256_set1_epi32(SIGMA_NSQ - 1));
@@ -355,16 +372,29 @@ static av_always_inline void horiz_accum(VifSums *sums,
         sums->num_nonlog = add_wide(sums->num_nonlog, _mm256_and_si256(flat, s2));
         sums->den_nonlog += __builtin_popcount(_mm256_movemask_ps(_mm256_castsi256_ps(flat)));
         if (!_mm256_testz_si256(tex, tex)) {
-            /* log2(σ1² + σn²) - 17·2048; other lanes read a valid entry. */
-            t = _mm256_blendv_epi8(nsq, _mm256_add_epi32(s1, nsq), tex);
-            t = _mm256_sub_epi32(log2_32(tab, t), _mm256_set1_epi32(2048 * 17));
+            DECLARE_ALIGNED(32, int32_t, id)[8];
+            DECLARE_ALIGNED(32, int32_t, in1)[8];
+            DECLARE_ALIGNED(32, int64_t, iv)[8];
+            int64_t st = 0;
+            __m256i k;
+
+            /* log2(σ1² + σn²) - 17·2048; other lanes read entry 0, which
+             * is taken out again. */
+            id0 = _mm256_and_si256(log2_32(&k, _mm256_add_epi32(s1, nsq)), tex);
+            t   = _mm256_sub_epi32(_mm256_slli_epi32(k, 11), _mm256_set1_epi32(2048 * 17));
             sums->den_log = add_wide(sums->den_log, _mm256_and_si256(t, tex));
+            _mm256_store_si256((__m256i *)id, id0);
+            for (int l = 0; l < 8; l++)
+                st += tab[id[l]];
+            sums->den_tab += st - (int64_t)tab[0] *
+                (8 - __builtin_popcount(_mm256_movemask_ps(_mm256_castsi256_ps(tex))));
 
             gain = _mm256_and_si256(tex, _mm256_and_si256(
                        _mm256_cmpgt_epi32(s12, _mm256_setzero_si256()),
                        _mm256_cmpgt_epi32(s2, _mm256_setzero_si256())));
             if (!_mm256_testz_si256(gain, gain)) {
-                __m128i sv_lo, sv_hi, lg_lo, lg_hi;
+                __m128i sv_lo, sv_hi;
+                __m256i k_lo, k_hi, kv, kn1;
                 __m256d v_lo = gain_pd(&sv_lo, _mm256_castsi256_si128(s1),
                                        _mm256_castsi256_si128(s2),
                                        _mm256_castsi256_si128(s12), egl);
@@ -377,11 +407,21 @@ static av_always_inline void horiz_accum(VifSums *sums,
                            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(gain))));
                 v_hi = _mm256_blendv_pd(nsq_pd, v_hi, _mm256_castsi256_pd(
                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(gain, 1))));
-                lg_lo = log2_pd(tab, v_lo);
-                lg_hi = log2_pd(tab, v_hi);
+                /* Lanes without a gain term: v = σn², idx 0 for both. */
+                _mm256_store_si256((__m256i *)iv, log2_pd(&k_lo, v_lo));
+                _mm256_store_si256((__m256i *)(iv + 4), log2_pd(&k_hi, v_hi));
                 n1 = _mm256_add_epi32(_mm256_set_m128i(sv_hi, sv_lo), nsq);
-                t  = _mm256_sub_epi32(_mm256_set_m128i(lg_hi, lg_lo), log2_32(tab, n1));
+                _mm256_store_si256((__m256i *)in1,
+                                   _mm256_and_si256(log2_32(&kn1, n1), gain));
+                kv = _mm256_permutevar8x32_epi32(_mm256_blend_epi32(
+                         k_lo, _mm256_slli_epi64(k_hi, 32), 0xaa),
+                         _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+                t  = _mm256_slli_epi32(_mm256_sub_epi32(kv, kn1), 11);
                 sums->num_log = add_wide(sums->num_log, _mm256_and_si256(t, gain));
+                st = 0;
+                for (int l = 0; l < 8; l++)
+                    st += tab[iv[l]] - tab[in1[l]];
+                sums->num_tab += st;
             }
         }
     }
@@ -409,9 +449,12 @@ static av_always_inline void statistic_tmpl(FFVmafVifAccum *acc,
     uint32_t *xxv  = mu2v + rs;
     uint32_t *yyv  = xxv + rs;
     uint32_t *xyv  = yyv + rs;
+    int32_t  *s1v  = (int32_t *)(xyv + rs);
+    int32_t  *s2v  = s1v + w;
+    int32_t  *s12v = s2v + w;
     const __m256d vegl = _mm256_set1_pd(egl);
     VifSums sums = { _mm256_setzero_si256(), _mm256_setzero_si256(),
-                     _mm256_setzero_si256(), 0 };
+                     _mm256_setzero_si256(), 0, 0, 0 };
 
     for (int i = 0; i < h; i++) {
         if (bpc == 8) {
@@ -436,10 +479,11 @@ static av_always_inline void statistic_tmpl(FFVmafVifAccum *acc,
         pad_row(xxv, w, half);
         pad_row(yyv, w, half);
         pad_row(xyv, w, half);
-        horiz_accum(&sums, mu1v, mu2v, xxv, yyv, xyv, f, fw, w, tab, vegl);
+        horiz(s1v, s2v, s12v, mu1v, mu2v, xxv, yyv, xyv, f, fw, w);
+        accum(&sums, s1v, s2v, s12v, w, tab, vegl);
     }
-    acc->num_log    = hsum64(sums.num_log);
-    acc->den_log    = hsum64(sums.den_log);
+    acc->num_log    = hsum64(sums.num_log) + sums.num_tab;
+    acc->den_log    = hsum64(sums.den_log) + sums.den_tab;
     acc->num_nonlog = hsum64(sums.num_nonlog);
     acc->den_nonlog = sums.den_nonlog;
 }
@@ -508,12 +552,14 @@ static av_always_inline void decimate_tmpl(uint16_t *dst, ptrdiff_t dst_stride,
             __m256i s;
             if (bpc == 8) {
                 s = _mm256_mullo_epi32(LD8(rows[half] + j), fc);
+                _Pragma("GCC unroll 8")
                 for (int k = 0; k < half; k++)
                     s = _mm256_add_epi32(s, _mm256_mullo_epi32(_mm256_add_epi32(
                             LD8(rows[k] + j), LD8(rows[fw - 1 - k] + j)),
                             _mm256_set1_epi32(f[k])));
             } else {
                 s = _mm256_mullo_epi32(LD16(r16p[half] + j), fc);
+                _Pragma("GCC unroll 8")
                 for (int k = 0; k < half; k++)
                     s = _mm256_add_epi32(s, _mm256_mullo_epi32(_mm256_add_epi32(
                             LD16(r16p[k] + j), LD16(r16p[fw - 1 - k] + j)),
@@ -531,6 +577,7 @@ static av_always_inline void decimate_tmpl(uint16_t *dst, ptrdiff_t dst_stride,
             __m256i s = _mm256_mullo_epi32(even_lanes(v + x), fc);
             __m128i lo, hi;
 
+            _Pragma("GCC unroll 8")
             for (int k = 0; k < half; k++)
                 s = _mm256_add_epi32(s, _mm256_mullo_epi32(_mm256_add_epi32(
                         even_lanes(v + x - half + k), even_lanes(v + x + half - k)),
