@@ -559,6 +559,11 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
     int ret;
 
     if (frame->format != AV_PIX_FMT_CUDA) {
+        /* The engine may read the pixels after this call (frames in
+         * parallel): it keeps a reference to the frame, no copy. */
+        if (ff_vmaf_engine_keeps_frames(s->engine) &&
+            !(hold[(*nb_hold)++] = av_frame_clone(frame)))
+            return AVERROR(ENOMEM);
         picture_from_frame(pic, frame, &s->geo, which);
         return 0;
     }
@@ -566,7 +571,8 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
     if (!s->hw_in_place || ff_vmaf_engine_needs_host_pixels(s->engine)) {
         AVFrame *dst = s->host[which];
         /* An engine that scores frames in parallel reads the copy after
-         * this call: each frame gets its own. */
+         * this call: each frame gets its own, and the hardware frame is
+         * not held (a decoder's pool of surfaces is small). */
         if (ff_vmaf_engine_keeps_frames(s->engine)) {
             if (!(dst = av_frame_alloc()))
                 return AVERROR(ENOMEM);
@@ -701,19 +707,7 @@ static int do_vmaf(FFFrameSync *fs)
                    s->skipped_before_ref == 1 ? "was" : "were");
         s->ref_started = 1;
         warn_sync(ctx, dist, ref);
-        /* The engine may read the pixels after this call (frames in
-         * parallel): it keeps references to both frames, no copy. */
-        if (ff_vmaf_engine_keeps_frames(s->engine)) {
-            if (!(hold[nb_hold++] = av_frame_clone(ref)) ||
-                !(hold[nb_hold++] = av_frame_clone(dist)))
-                ret = AVERROR(ENOMEM);
-            else
-                ret = 0;
-        } else {
-            ret = 0;
-        }
-        if (ret < 0 ||
-            (ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0, hold, &nb_hold)) < 0 ||
+        if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0, hold, &nb_hold)) < 0 ||
             (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1, hold, &nb_hold)) < 0) {
             for (int i = 0; i < nb_hold; i++)
                 av_frame_free(&hold[i]);
