@@ -21,8 +21,9 @@
  * The integer motion kernel of libvmaf 3.2: the sum of absolute values of
  * the 5x5 Gaussian blur of the difference of two luma planes.
  *
- * This is the plain C reference that SIMD and GPU versions must match bit
- * for bit. Both functions compute, for D = prev - cur (per pixel, signed):
+ * ff_vmaf_motion_sad_8/_16 are the plain C reference that SIMD and GPU
+ * versions must match bit for bit. They compute, for D = prev - cur (per
+ * pixel, signed):
  *   y = (sum_k f_k * D[R101(row - 2 + k)][col] + 2^(S-1)) >> S
  *   z = (sum_k f_k * y[row][R101(col - 2 + k)] + 32768) >> 16
  *   SAD = sum |z|
