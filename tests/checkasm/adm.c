@@ -27,6 +27,7 @@
  */
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,9 +370,10 @@ static void check_dwt_horiz_s123(void)
  * distorted bands follow the reference (same angle, a gain around 1, a
  * little noise), so the angle test passes and the gain limit is used.
  * D_CORNER (scale 0): h and v at -32768, where the int16 dot products
- * reach 2^31, with a diagonal band that follows.
+ * reach 2^31, with a diagonal band that follows. D_ROT: near the angle
+ * limit.
  */
-enum { D_FOLLOW = NB_MODES, D_EQUAL, D_CORNER, D_NB };
+enum { D_FOLLOW = NB_MODES, D_EQUAL, D_CORNER, D_ROT, D_NB };
 
 /* Gain of pixel i, the same for its three bands: 0.5 .. 2.5, and some
  * negative. */
@@ -389,6 +391,30 @@ static int64_t follow(int64_t o, int i, int64_t lim, int noise_bits)
     return v > lim ? lim : v < -lim - 1 ? -lim - 1 : v;
 }
 
+static int16_t clip16(double v)
+{
+    return v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : (int16_t)v;
+}
+
+static int32_t clip32(double v)
+{
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* t = o turned by about one degree (the angle test's limit, where the
+ * rounding of the dot products to float decides) and scaled by the gain. */
+static void rotate(double oh, double ov, int i, double spread, double *th, double *tv)
+{
+    const double deg = 3.14159265358979323846 / 180.0;
+    double a = deg * (1.0 + spread * ((checkasm_rand() % 2001) / 1000.0 - 1.0));
+    double g = gains[i] > 0 ? gains[i] : -gains[i];
+
+    if (checkasm_rand() & 1)
+        a = -a;
+    *th = g * (oh * cos(a) - ov * sin(a));
+    *tv = g * (oh * sin(a) + ov * cos(a));
+}
+
 static void fill_decouple16(int16_t *o[3], int16_t *tt[3], int n, int mode)
 {
     make_gains(n);
@@ -398,6 +424,19 @@ static void fill_decouple16(int16_t *o[3], int16_t *tt[3], int n, int mode)
             o[0][i] = o[1][i] = INT16_MIN;
             tt[0][i] = full ? INT16_MIN : -(int)(checkasm_rand() % 32769);
             tt[1][i] = full ? INT16_MIN : -(int)(checkasm_rand() % 32769);
+            o[2][i]  = rand_bits(12);
+            tt[2][i] = follow(o[2][i], i, INT16_MAX, 2);
+        }
+        return;
+    }
+    if (mode == D_ROT) {
+        for (int i = 0; i < n; i++) {
+            double th, tv;
+            o[0][i] = rand_bits(14);
+            o[1][i] = rand_bits(14);
+            rotate(o[0][i], o[1][i], i, 1e-2, &th, &tv);
+            tt[0][i] = clip16(th);
+            tt[1][i] = clip16(tv);
             o[2][i]  = rand_bits(12);
             tt[2][i] = follow(o[2][i], i, INT16_MAX, 2);
         }
@@ -418,6 +457,19 @@ static void fill_decouple16(int16_t *o[3], int16_t *tt[3], int n, int mode)
 static void fill_decouple32(int32_t *o[3], int32_t *tt[3], int n, int mode, int bits)
 {
     make_gains(n);
+    if (mode == D_ROT) {
+        for (int i = 0; i < n; i++) {
+            double th, tv;
+            o[0][i] = rand_bits(bits - 2);
+            o[1][i] = rand_bits(bits - 2);
+            rotate(o[0][i], o[1][i], i, bits > 20 ? 1e-5 : 1e-3, &th, &tv);
+            tt[0][i] = clip32(th);
+            tt[1][i] = clip32(tv);
+            o[2][i]  = rand_bits(bits - 2);
+            tt[2][i] = follow(o[2][i], i, INT32_MAX, bits > 8 ? bits - 12 : 0);
+        }
+        return;
+    }
     for (int b = 0; b < 3; b++) {
         fill32(o[b], n, mode >= NB_MODES ? M_SMALL : mode, bits);
         if (mode == D_EQUAL)
@@ -697,9 +749,24 @@ static void check_hsum3(void)
  * M_RAND puts anything in every input (negative and wrapping thresholds,
  * the slow path); the rest are the extremes.
  */
+/* Scale-0 extra modes: thresholds somewhat negative, and large ones. */
+enum { CM_NEG = NB_MODES, CM_BIG, CM_NB };
+
 static void fill_cm_s0(int16_t *s[3], int32_t *hs[3], int32_t *flt, int32_t *ctr,
                        int n, int m)
 {
+    if (m >= NB_MODES) {
+        for (int b = 0; b < 3; b++) {
+            fill16(s[b], n, M_SMALL, 13);
+            for (int i = 0; i < n; i++)
+                hs[b][i] = m == CM_NEG ? checkasm_rand() % 20000 : checkasm_rand() % 400000;
+        }
+        for (int i = 0; i < n; i++) {
+            flt[i] = checkasm_rand() % (m == CM_NEG ? 200000 : 8000);
+            ctr[i] = checkasm_rand() % 16000;
+        }
+        return;
+    }
     for (int b = 0; b < 3; b++) {
         fill16(s[b], n, m, 13);
         if (m == M_SMALL)
@@ -725,7 +792,7 @@ static void check_cm_row_s0(void)
         int cases = 0;
         for (int wi = 0; checkasm_widths[wi]; wi++) {
             const int n = checkasm_widths[wi];
-            for (int m = 0; m < NB_MODES; m++) {
+            for (int m = 0; m < CM_NB; m++) {
                 for (int rfi = 0; rfi < 2; rfi++) {
                     const uint16_t rf[3] = {
                         rfi ? checkasm_rand() : 36453, rfi ? checkasm_rand() : 36453,

@@ -296,13 +296,12 @@ static av_always_inline __m256 cvt_wrapped_ps(__m256i x)
     return _mm256_xor_ps(f, _mm256_castsi256_ps(_mm256_and_si256(_mm256_cmpeq_epi32(x, min), min)));
 }
 
-/* The angle test of 4 lanes, given (float)ot, (float)oo, (float)tt as
- * doubles. */
-static av_always_inline __m256d angle4(__m256d ot, __m256d oo, __m256d tt)
+/* The angle test of 4 lanes, given (double)(float)x / 4096 of ot, oo
+ * and tt (the division by 2^12 is exact in float and double alike). */
+static av_always_inline __m256d angle4(__m256d d, __m256d oo, __m256d tt)
 {
-    const __m256d q = _mm256_set1_pd(1.0 / 4096.0), cs = _mm256_set1_pd(COS_1DEG_SQ);
-    __m256d d = _mm256_mul_pd(ot, q);
-    __m256d r = _mm256_mul_pd(_mm256_mul_pd(cs, _mm256_mul_pd(oo, q)), _mm256_mul_pd(tt, q));
+    const __m256d cs = _mm256_set1_pd(COS_1DEG_SQ);
+    __m256d r = _mm256_mul_pd(_mm256_mul_pd(cs, oo), tt);
 
     return _mm256_and_pd(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ),
                          _mm256_cmp_pd(_mm256_mul_pd(d, d), r, _CMP_GE_OQ));
@@ -333,7 +332,6 @@ static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i r64  = _mm256_set1_epi64x(16384);
-    const __m256i kmax = _mm256_set1_epi64x((32769LL << 15) - 1);
     __m256i d = _mm256_i32gather_epi32(lut, _mm256_abs_epi32(o), 4);
     __m256i ve, vo, k, rv, cond, lim;
 
@@ -342,18 +340,15 @@ static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
     ve = _mm256_add_epi64(_mm256_mul_epi32(d, t), r64);
     vo = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(d, 32),
                                            _mm256_srli_epi64(t, 32)), r64);
-    /* clip(v >> 15, 0, 32768) as a clamp of v before the shift. */
-    ve = _mm256_and_si256(ve, _mm256_cmpgt_epi64(ve, zero));
-    vo = _mm256_and_si256(vo, _mm256_cmpgt_epi64(vo, zero));
-    ve = _mm256_blendv_epi8(ve, kmax, _mm256_cmpgt_epi64(ve, kmax));
-    vo = _mm256_blendv_epi8(vo, kmax, _mm256_cmpgt_epi64(vo, kmax));
-    k  = _mm256_or_si256(_mm256_srli_epi64(ve, 15),
-                         _mm256_slli_epi64(_mm256_srli_epi64(vo, 15), 32));
+    /* |d * t| <= 2^45, so v >> 15 fits an int32: bits 15..46 of v, which
+     * the logical shifts give too. Then the clip, in 32 bits. */
+    k  = _mm256_blend_epi32(_mm256_srli_epi64(ve, 15), _mm256_slli_epi64(vo, 17), 0xaa);
+    k  = _mm256_min_epi32(_mm256_max_epi32(k, zero), _mm256_set1_epi32(32768));
 
     rv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o),
                                             _mm256_set1_epi32(16384)), 15);
+    /* k > 0 implies o != 0 (d = 0 gives k = 0). */
     cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
-    cond = _mm256_andnot_si256(_mm256_cmpeq_epi32(o, zero), cond);
     if (_mm256_testz_si256(cond, cond))
         return rv;
     {
@@ -384,9 +379,10 @@ void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
         __m256i ohv = _mm256_set_m128i(_mm_unpackhi_epi16(oh, ov), _mm_unpacklo_epi16(oh, ov));
         __m256i thv = _mm256_set_m128i(_mm_unpackhi_epi16(th, tv), _mm_unpacklo_epi16(th, tv));
         /* Pair sums wrap only at 2^31, which cvt_wrapped_ps() restores. */
-        __m256 fot = cvt_wrapped_ps(_mm256_madd_epi16(ohv, thv));
-        __m256 foo = cvt_wrapped_ps(_mm256_madd_epi16(ohv, ohv));
-        __m256 ftt = cvt_wrapped_ps(_mm256_madd_epi16(thv, thv));
+        const __m256 q = _mm256_set1_ps(1.0f / 4096.0f);
+        __m256 fot = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, thv)), q);
+        __m256 foo = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, ohv)), q);
+        __m256 ftt = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(thv, thv)), q);
         __m256d m0 = angle4(_mm256_cvtps_pd(_mm256_castps256_ps128(fot)),
                             _mm256_cvtps_pd(_mm256_castps256_ps128(foo)),
                             _mm256_cvtps_pd(_mm256_castps256_ps128(ftt)));
@@ -418,7 +414,7 @@ void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
 }
 
 /*
- * (double)(float)x of int64 lanes, the float correctly rounded as the C
+ * (double)(float)x / 4096 of int64 lanes, the float correctly rounded as the C
  * conversion does: |x| >= 2^53 first loses its low 11 bits into a sticky
  * bit (below the float's rounding bit, so the rounding is unchanged),
  * which leaves at most 53 significant bits, exact in double.
@@ -444,56 +440,105 @@ static av_always_inline __m256d cvt_i64_ps_pd(__m256i x)
                                     _mm256_set1_pd(0x1.00000001p84)),
                       _mm256_castsi256_pd(lo32));
     d = _mm256_xor_pd(d, _mm256_castsi256_pd(_mm256_and_si256(sgn, _mm256_set1_epi64x(INT64_MIN))));
-    return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
+    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(d)), _mm256_set1_pd(1.0 / 4096.0));
 }
 
-/* Exact int64 to double for |x| <= 2^51. */
-static av_always_inline __m256d cvt_small_i64_pd(__m256i x)
+/* (double)(float)x / 4096 of x exact in double. */
+static av_always_inline __m256d round_ps_q(__m256d x)
 {
-    const __m256d magic = _mm256_set1_pd(0x1.8p52);
-    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, _mm256_castpd_si256(magic))),
-                         magic);
+    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(x)), _mm256_set1_pd(1.0 / 4096.0));
 }
 
-/* Restored values of 4 lanes of scales 1..3 (o, t sign-extended). */
-static av_always_inline __m256i restore4_s123(__m256i o, __m256i t, __m256i angle,
+/* Angle masks of 8 lanes of int32 bands, as dwords. */
+static av_always_inline __m256i angle8_s123(const int32_t *ph, const int32_t *pv,
+                                            const int32_t *qh, const int32_t *qv)
+{
+#define LD(p) _mm256_loadu_si256((const __m256i *)(p))
+    const __m256i oh8 = LD(ph), ov8 = LD(pv), th8 = LD(qh), tv8 = LD(qv);
+#undef LD
+    __m256i any = _mm256_or_si256(_mm256_or_si256(_mm256_abs_epi32(oh8), _mm256_abs_epi32(ov8)),
+                                  _mm256_or_si256(_mm256_abs_epi32(th8), _mm256_abs_epi32(tv8)));
+    __m256d m[2];
+
+    if (_mm256_testz_si256(any, _mm256_set1_epi32(~((1 << 26) - 1)))) {
+        /* |values| < 2^26: the products and their sums (< 2^53) are exact
+         * in double, so the one rounding to float is the C one. */
+        for (int h = 0; h < 2; h++) {
+#define HALF(v) _mm256_cvtepi32_pd(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
+            __m256d oh = HALF(oh8), ov = HALF(ov8), th = HALF(th8), tv = HALF(tv8);
+#undef HALF
+            __m256d ot = _mm256_add_pd(_mm256_mul_pd(oh, th), _mm256_mul_pd(ov, tv));
+            __m256d oo = _mm256_add_pd(_mm256_mul_pd(oh, oh), _mm256_mul_pd(ov, ov));
+            __m256d tt = _mm256_add_pd(_mm256_mul_pd(th, th), _mm256_mul_pd(tv, tv));
+            m[h] = angle4(round_ps_q(ot), round_ps_q(oo), round_ps_q(tt));
+        }
+        return join_masks(m[0], m[1]);
+    }
+    for (int h = 0; h < 2; h++) {
+#define HALF(v) _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
+        __m256i oh = HALF(oh8), ov = HALF(ov8), th = HALF(th8), tv = HALF(tv8);
+#undef HALF
+        __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+        __m256i oo = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+        __m256i tt = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+        m[h] = angle4(cvt_i64_ps_pd(ot), cvt_i64_ps_pd(oo), cvt_i64_ps_pd(tt));
+    }
+    return join_masks(m[0], m[1]);
+}
+
+/* d * t + 2^(sh - 1), clamped so that >> sh is clip(.., 0, 32768), for
+ * the even dwords of d and t and the qword shift counts sh. */
+static av_always_inline __m256i gain_q(__m256i d, __m256i t, __m256i sh)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
+    __m256i v    = _mm256_add_epi64(_mm256_mul_epi32(d, t),
+                                    _mm256_srli_epi64(_mm256_sllv_epi64(one, sh), 1));
+    __m256i kmax = _mm256_sub_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(32769), sh), one);
+
+    v = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
+    v = _mm256_blendv_epi8(v, kmax, _mm256_cmpgt_epi64(v, kmax));
+    return _mm256_srlv_epi64(v, sh);
+}
+
+/* Restored values of 8 lanes of scales 1..3. */
+static av_always_inline __m256i restore8_s123(__m256i o, __m256i t, __m256i angle,
                                               const int32_t *lut, __m256d egl)
 {
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i one  = _mm256_set1_epi64x(1);
-    __m256i sgn = _mm256_cmpgt_epi64(zero, o);
-    __m256i ao  = _mm256_sub_epi64(_mm256_xor_si256(o, sgn), sgn);
-    /* s = max(floor(log2|o|) - 14, 0), from the exponent of |o| in double
-     * (exact for 32-bit values); |o| = 0 gives a negative s, clipped. */
-    __m256d ad  = cvt_small_i64_pd(ao);
-    __m256i s   = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(ad), 52),
-                                   _mm256_set1_epi64x(1023 + 14));
-    __m256i m, d, v, k, kmax, sh, rv, cond, lim;
-    __m256d re, td, u;
+    const __m256i r15  = _mm256_set1_epi64x(16384);
+    const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+    /* |o| as uint32 (2^31 for INT32_MIN). */
+    __m256i ao = _mm256_abs_epi32(o);
+    /* s = max(floor(log2|o|) - 14, 0), from the exponent of the float of
+     * |o| >> 7 (below 2^24 + 1, so exact): the C code's rounding of |o| to
+     * 15 significant bits, m = (|o| + 2^(s-1)) >> s. */
+    __m256i e  = _mm256_srli_epi32(_mm256_castps_si256(
+                     _mm256_cvtepi32_ps(_mm256_srli_epi32(ao, 7))), 23);
+    __m256i s  = _mm256_max_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127 + 7)), zero);
+    __m256i m  = _mm256_srlv_epi32(_mm256_add_epi32(ao, _mm256_srli_epi32(
+                     _mm256_sllv_epi32(_mm256_set1_epi32(1), s), 1)), s);
+    __m256i d  = _mm256_sign_epi32(_mm256_i32gather_epi32(lut, m, 4), o);
+    __m256i sh = _mm256_add_epi32(s, _mm256_set1_epi32(15));
+    __m256i ke = gain_q(d, t, _mm256_and_si256(sh, lo32));
+    __m256i ko = gain_q(_mm256_srli_epi64(d, 32), _mm256_srli_epi64(t, 32),
+                        _mm256_srli_epi64(sh, 32));
+    __m256i k  = _mm256_or_si256(ke, _mm256_slli_epi64(ko, 32));
+    /* |k * o| <= 2^46: (k * o + 2^14) >> 15 is an int32, bits 15..46. */
+    __m256i re_ = _mm256_add_epi64(_mm256_mul_epi32(k, o), r15);
+    __m256i ro_ = _mm256_add_epi64(_mm256_mul_epi32(ko, _mm256_srli_epi64(o, 32)), r15);
+    __m256i rv  = _mm256_blend_epi32(_mm256_srli_epi64(re_, 15), _mm256_slli_epi64(ro_, 17), 0xaa);
+    /* k > 0 implies o != 0 (m = 0 gives d = 0, then k = 0). */
+    __m256i cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
+    __m256i lim, opos;
 
-    s  = _mm256_and_si256(s, _mm256_cmpgt_epi64(s, zero));
-    m  = _mm256_srlv_epi64(_mm256_add_epi64(ao, _mm256_srli_epi64(_mm256_sllv_epi64(one, s), 1)), s);
-    d  = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(lut, m, 4));
-    d  = _mm256_sub_epi64(_mm256_xor_si256(d, sgn), sgn);
-    sh = _mm256_add_epi64(s, _mm256_set1_epi64x(15));
-    v  = _mm256_add_epi64(_mm256_mul_epi32(d, t),
-                          _mm256_srli_epi64(_mm256_sllv_epi64(one, sh), 1));
-    kmax = _mm256_sub_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(32769), sh), one);
-    v  = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
-    v  = _mm256_blendv_epi8(v, kmax, _mm256_cmpgt_epi64(v, kmax));
-    k  = _mm256_srlv_epi64(v, sh);
-
-    rv = srai64(_mm256_add_epi64(_mm256_mul_epi32(k, o), _mm256_set1_epi64x(16384)),
-                _mm_cvtsi32_si128(15));
-    cond = _mm256_and_si256(angle, _mm256_cmpgt_epi64(k, zero));
-    cond = _mm256_andnot_si256(_mm256_cmpeq_epi64(o, zero), cond);
     if (_mm256_testz_si256(cond, cond))
         return rv;
-    re  = _mm256_mul_pd(cvt_small_i64_pd(rv), egl);
-    td  = cvt_small_i64_pd(t);
-    u   = _mm256_blendv_pd(_mm256_max_pd(re, td), _mm256_min_pd(re, td),
-                           _mm256_castsi256_pd(_mm256_cmpgt_epi64(o, zero)));
-    lim = _mm256_cvtepi32_epi64(_mm256_cvttpd_epi32(u));
+    opos = _mm256_cmpgt_epi32(o, zero);
+    lim  = _mm256_set_m128i(limit4(_mm256_extracti128_si256(rv, 1),
+                                   _mm256_extracti128_si256(t, 1),
+                                   _mm256_extracti128_si256(opos, 1), egl),
+                            limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
+                                   _mm256_castsi256_si128(opos), egl));
     return _mm256_blendv_epi8(rv, lim, cond);
 }
 
@@ -503,25 +548,18 @@ void ff_vmaf_adm_decouple_s123_avx2(int32_t *const r[3], int32_t *const a[3],
                                     int n, double egl, const int32_t *div_lut)
 {
     const __m256d eglv = _mm256_set1_pd(egl);
-    const int nv = n & ~3;
+    const int nv = n & ~7;
 
-    for (int j = 0; j < nv; j += 4) {
-#define LD(p) _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)((p) + j)))
-        __m256i oh = LD(o[0]), ov = LD(o[1]), th = LD(t[0]), tv = LD(t[1]);
-        __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
-        __m256i oo = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
-        __m256i tt = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
-        __m256i angle = _mm256_castpd_si256(angle4(cvt_i64_ps_pd(ot), cvt_i64_ps_pd(oo),
-                                                   cvt_i64_ps_pd(tt)));
+    for (int j = 0; j < nv; j += 8) {
+        __m256i angle = angle8_s123(o[0] + j, o[1] + j, t[0] + j, t[1] + j);
 
         for (int b = 0; b < 3; b++) {
-            __m256i ob = LD(o[b]), tb = LD(t[b]);
-            __m128i rr = low_dwords(restore4_s123(ob, tb, angle, div_lut, eglv));
-            __m128i t32 = _mm_loadu_si128((const __m128i *)(t[b] + j));
-            _mm_storeu_si128((__m128i *)(r[b] + j), rr);
-            _mm_storeu_si128((__m128i *)(a[b] + j), _mm_sub_epi32(t32, rr));
+            __m256i ob = _mm256_loadu_si256((const __m256i *)(o[b] + j));
+            __m256i tb = _mm256_loadu_si256((const __m256i *)(t[b] + j));
+            __m256i rr = restore8_s123(ob, tb, angle, div_lut, eglv);
+            _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
+            _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
         }
-#undef LD
     }
     if (nv < n) {
         int32_t *const r2[3] = { r[0] + nv, r[1] + nv, r[2] + nv };
@@ -656,6 +694,16 @@ static av_always_inline __m256i cube_fast(__m256i x, __m256i prnd, int p,
     return _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(x2, x), crnd), c);
 }
 
+/* Rounded cubes of 8 dword lanes x < 2^30, added to acc. */
+static av_always_inline __m256i cube8_add(__m256i acc, __m256i x, __m256i prnd, int p,
+                                          __m256i crnd, __m128i c)
+{
+    __m256i xo = _mm256_srli_epi64(x, 32);
+    __m256i ce = cube_fast(x, prnd, p, crnd, c);   /* even lanes: low dwords */
+    __m256i co = cube_fast(xo, prnd, p, crnd, c);
+    return _mm256_add_epi64(acc, _mm256_add_epi64(ce, co));
+}
+
 void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
                                 const int32_t *const hs[3], const int32_t *flt,
                                 const int32_t *ctr, int n, const uint16_t rf[3],
@@ -663,6 +711,8 @@ void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i big  = _mm256_set1_epi64x(~((1LL << 30) - 1));
+    const __m256i big32 = _mm256_set1_epi32(~((1 << 30) - 1));
+    const __m256i thr_big = _mm256_set1_epi32(~((1 << 18) - 1));
     const __m256i p29  = _mm256_set1_epi64x(1 << 28), p30 = _mm256_set1_epi64x(1 << 29);
     const __m256i rhv  = _mm256_set1_epi64x(c_hv > 0 ? 1LL << (c_hv - 1) : 0);
     const __m256i rd   = _mm256_set1_epi64x(c_d > 0 ? 1LL << (c_d - 1) : 0);
@@ -679,28 +729,44 @@ void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
         __m256i thr = _mm256_add_epi32(_mm256_add_epi32(LD(hs[0]), LD(hs[1])),
                                        _mm256_sub_epi32(LD(hs[2]), LD(flt)));
 #undef LD
-        __m256i x[3][2], any;
+        __m256i av[3], x[3][2], any;
 
         thr = _mm256_add_epi32(thr, _mm256_loadu_si256((const __m256i *)(ctr + j)));
+        for (int b = 0; b < 3; b++) {
+            __m128i sv = _mm_loadu_si128((const __m128i *)(s[b] + j));
+            /* |s * rf| < 2^31: an int in C too. */
+            av[b] = _mm256_abs_epi32(_mm256_mullo_epi32(_mm256_cvtepi16_epi32(sv), rfv[b]));
+        }
+        any = _mm256_or_si256(_mm256_or_si256(av[0], av[1]), av[2]);
+        if (_mm256_testz_si256(thr, thr_big) && _mm256_testz_si256(any, big32)) {
+            /* The usual case: 0 <= thr < 2^18 and |s * rf| < 2^30, so
+             * x = max(|s * rf| - thr * 2^(10 or 12), 0) < 2^30 is a dword. */
+            const __m256i t10 = _mm256_slli_epi32(thr, 10), t12 = _mm256_slli_epi32(thr, 12);
+            __m256i xh = _mm256_max_epi32(_mm256_sub_epi32(av[0], t10), zero);
+            __m256i xv = _mm256_max_epi32(_mm256_sub_epi32(av[1], t10), zero);
+            __m256i xd = _mm256_max_epi32(_mm256_sub_epi32(av[2], t12), zero);
+            acc[0] = cube8_add(acc[0], xh, p29, 29, rhv, chv);
+            acc[1] = cube8_add(acc[1], xv, p29, 29, rhv, chv);
+            acc[2] = cube8_add(acc[2], xd, p30, 30, rd,  cd);
+            continue;
+        }
         for (int h = 0; h < 2; h++) {
             __m256i t64 = _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(thr, 1)
                                                   : _mm256_castsi256_si128(thr));
             __m256i tq[2] = { _mm256_slli_epi64(t64, 10), _mm256_slli_epi64(t64, 12) };
             for (int b = 0; b < 3; b++) {
-                __m128i sv = _mm_loadu_si128((const __m128i *)(s[b] + j + 4 * h));
-                /* |s * rf| < 2^31: an int in C too. */
-                __m128i av = _mm_abs_epi32(_mm_mullo_epi32(_mm_cvtepi16_epi32(sv),
-                                                           _mm256_castsi256_si128(rfv[b])));
-                __m256i xv = _mm256_sub_epi64(_mm256_cvtepu32_epi64(av), tq[b == 2]);
-                x[b][h] = _mm256_and_si256(xv, _mm256_cmpgt_epi64(xv, zero));
+                __m128i a = h ? _mm256_extracti128_si256(av[b], 1) : _mm256_castsi256_si128(av[b]);
+                __m256i v = _mm256_sub_epi64(_mm256_cvtepu32_epi64(a), tq[b == 2]);
+                x[b][h] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
             }
         }
         any = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(x[0][0], x[0][1]),
                                               _mm256_or_si256(x[1][0], x[1][1])),
                               _mm256_or_si256(x[2][0], x[2][1]));
         if (!_mm256_testz_si256(any, big)) {
-            /* Large values (only at extreme contrast or with a negative
-             * threshold): the C kernel, whose int64 products may wrap. */
+            /* Large values (only at extreme contrast or with a very
+             * negative threshold): the C kernel, whose int64 products may
+             * wrap. */
             const int16_t *const s2[3] = { s[0] + j, s[1] + j, s[2] + j };
             const int32_t *const h2[3] = { hs[0] + j, hs[1] + j, hs[2] + j };
             int64_t part[3];
@@ -709,6 +775,7 @@ void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
                 extra[b] += part[b];
             continue;
         }
+        /* Negative or large thresholds with x < 2^30: in 64 bits. */
         for (int h = 0; h < 2; h++) {
             acc[0] = _mm256_add_epi64(acc[0], cube_fast(x[0][h], p29, 29, rhv, chv));
             acc[1] = _mm256_add_epi64(acc[1], cube_fast(x[1][h], p29, 29, rhv, chv));
