@@ -23,8 +23,9 @@
  *
  * Five-scale SSIM of the luma plane: the SSIM core of ssim_dsp.c at each
  * level of a pyramid built with the 9 x 9 low-pass, the per-scale means
- * combined with fixed exponents. Frames are independent: scratch is
- * allocated per call.
+ * combined with fixed exponents. Frames are independent; the scratch is
+ * the instance's, allocated at init (the engine gives each thread its own
+ * instance).
  */
 
 #include <math.h>
@@ -48,6 +49,9 @@ typedef struct MSSSIMContext {
     int clip_db;
 
     double max_db;
+    int w, h;           ///< frame size of the init
+    FFVmafSsimDSPContext dsp;
+    float *buf;         ///< pyramid levels and scratch of one frame
 } MSSSIMContext;
 
 /* None of these is a feature parameter: libvmaf never renames the keys. */
@@ -104,7 +108,24 @@ static int ms_ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
         return AVERROR(EINVAL);
     }
     s->max_db = ff_vmaf_ssim_max_db(s->clip_db, geo->width, geo->height, geo->bpc);
+    s->w = geo->width;
+    s->h = geo->height;
+    ff_vmaf_ssim_dsp_init(&s->dsp, geo->bpc);
+
+    av_freep(&s->buf);
+    s->buf = av_malloc_array(2 * ((size_t)s->w * s->h +
+                                  (size_t)ff_vmaf_ssim_decimated_size(s->w, 2) *
+                                  ff_vmaf_ssim_decimated_size(s->h, 2)) +
+                             ff_vmaf_ssim_tmp_floats(s->w), sizeof(*s->buf));
+    if (!s->buf)
+        return AVERROR(ENOMEM);
     return 0;
+}
+
+static void ms_ssim_close(FFVmafFeature *f)
+{
+    MSSSIMContext *s = f->priv;
+    av_freep(&s->buf);
 }
 
 static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
@@ -118,23 +139,21 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const size_t full = (size_t)w * h;
     const size_t half = (size_t)ff_vmaf_ssim_decimated_size(w, 2) *
                         ff_vmaf_ssim_decimated_size(h, 2);
-    float *buf, *lvl[2][2], *tmp;
+    float *lvl[2][2], *tmp;
     float mean[3][SCALES];
     double score = 1.0;
     int ret;
 
-    buf = av_malloc_array(2 * (full + half) + ff_vmaf_ssim_tmp_floats(w),
-                          sizeof(*buf));
-    if (!buf)
-        return AVERROR(ENOMEM);
-    lvl[0][0] = buf;
+    if (w != s->w || h != s->h)
+        return AVERROR(EINVAL);
+    lvl[0][0] = s->buf;
     lvl[0][1] = lvl[0][0] + full;
     lvl[1][0] = lvl[0][1] + full;
     lvl[1][1] = lvl[1][0] + half;
     tmp       = lvl[1][1] + half;
 
-    ff_vmaf_ssim_load(lvl[0][0], w, ref->data[0], ref->linesize[0], w, h, ref->bpc);
-    ff_vmaf_ssim_load(lvl[0][1], w, dis->data[0], dis->linesize[0], w, h, dis->bpc);
+    s->dsp.load(lvl[0][0], w, ref->data[0], ref->linesize[0], w, h, ref->bpc);
+    s->dsp.load(lvl[0][1], w, dis->data[0], dis->linesize[0], w, h, dis->bpc);
     for (int i = 0; i < SCALES; i++) {
         float *const *cur = lvl[i & 1];
         FFVmafSsimSums sums;
@@ -143,19 +162,18 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         if (i > 0) {
             float *const *prev = lvl[!(i & 1)];
             const int nw = ff_vmaf_ssim_decimated_size(w, 2);
-            ff_vmaf_ms_ssim_decimate(cur[0], nw, prev[0], w, w, h);
-            ff_vmaf_ms_ssim_decimate(cur[1], nw, prev[1], w, w, h);
+            s->dsp.ms_ssim_decimate(cur[0], nw, prev[0], w, w, h);
+            s->dsp.ms_ssim_decimate(cur[1], nw, prev[1], w, w, h);
             w = nw;
             h = ff_vmaf_ssim_decimated_size(h, 2);
         }
-        ff_vmaf_ssim_sums(&sums, cur[0], w, cur[1], w, w, h, tmp);
+        ff_vmaf_ssim_sums_dsp(&s->dsp, &sums, cur[0], w, cur[1], w, w, h, tmp);
         n = (double)(w - FF_VMAF_SSIM_WINDOW + 1) * (h - FF_VMAF_SSIM_WINDOW + 1);
         /* libvmaf keeps each mean as a float. */
         mean[0][i] = (float)(sums.l / n);
         mean[1][i] = (float)(sums.c / n);
         mean[2][i] = (float)(sums.s / n);
     }
-    av_free(buf);
 
     /* The product of each scale's three factors, then into the total. */
     for (int i = 0; i < SCALES; i++)
@@ -179,4 +197,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim = {
     .provides  = ms_ssim_provides,
     .init      = ms_ssim_init,
     .extract   = ms_ssim_extract,
+    .close     = ms_ssim_close,
 };

@@ -23,7 +23,8 @@
  *
  * Single-scale SSIM of the luma plane, after a box decimation that keeps
  * the smaller side near 256 samples (or by the factor of the scale
- * option). Frames are independent: scratch is allocated per call.
+ * option). Frames are independent; the scratch is the instance's,
+ * allocated at init (the engine gives each thread its own instance).
  */
 
 #include <stddef.h>
@@ -42,8 +43,12 @@ typedef struct SSIMContext {
     int scale;
 
     int factor;         ///< decimation factor in use (1: none)
+    int w, h;           ///< frame size of the init
     int sw, sh;         ///< size the SSIM core runs at
     double max_db;
+
+    FFVmafSsimDSPContext dsp;
+    float *buf;         ///< planes and scratch of one frame
 } SSIMContext;
 
 /* None of these is a feature parameter: libvmaf never renames the keys. */
@@ -88,7 +93,23 @@ static int ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
         return AVERROR(EINVAL);
     }
     s->max_db = ff_vmaf_ssim_max_db(s->clip_db, geo->width, geo->height, geo->bpc);
+    s->w = geo->width;
+    s->h = geo->height;
+    ff_vmaf_ssim_dsp_init(&s->dsp, geo->bpc);
+
+    av_freep(&s->buf);
+    s->buf = av_malloc_array(2 * (size_t)s->w * s->h +
+                             (s->factor > 1 ? 2 * (size_t)s->sw * s->sh : 0) +
+                             ff_vmaf_ssim_tmp_floats(s->sw), sizeof(*s->buf));
+    if (!s->buf)
+        return AVERROR(ENOMEM);
     return 0;
+}
+
+static void ssim_close(FFVmafFeature *f)
+{
+    SSIMContext *s = f->priv;
+    av_freep(&s->buf);
 }
 
 static int ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
@@ -98,31 +119,27 @@ static int ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const SSIMContext *s = f->priv;
     const int w = ref->w[0], h = ref->h[0], sw = s->sw, sh = s->sh;
     const size_t full = (size_t)w * h, small = (size_t)sw * sh;
-    const size_t tmp_floats = ff_vmaf_ssim_tmp_floats(sw);
     FFVmafSsimSums sums;
-    float *buf, *ref_f, *dis_f, *tmp;
+    float *ref_f, *dis_f, *tmp;
     double n, score;
     int ret;
 
-    buf = av_malloc_array(2 * full + (s->factor > 1 ? 2 * small : 0) + tmp_floats,
-                          sizeof(*buf));
-    if (!buf)
-        return AVERROR(ENOMEM);
-    ref_f = buf;
+    if (w != s->w || h != s->h)
+        return AVERROR(EINVAL);
+    ref_f = s->buf;
     dis_f = ref_f + full;
     tmp   = dis_f + full;
-    ff_vmaf_ssim_load(ref_f, w, ref->data[0], ref->linesize[0], w, h, ref->bpc);
-    ff_vmaf_ssim_load(dis_f, w, dis->data[0], dis->linesize[0], w, h, dis->bpc);
+    s->dsp.load(ref_f, w, ref->data[0], ref->linesize[0], w, h, ref->bpc);
+    s->dsp.load(dis_f, w, dis->data[0], dis->linesize[0], w, h, dis->bpc);
     if (s->factor > 1) {
         float *ref_d = tmp, *dis_d = tmp + small;
-        ff_vmaf_ssim_box_decimate(ref_d, sw, ref_f, w, w, h, s->factor);
-        ff_vmaf_ssim_box_decimate(dis_d, sw, dis_f, w, w, h, s->factor);
+        s->dsp.box_decimate(ref_d, sw, ref_f, w, w, h, s->factor);
+        s->dsp.box_decimate(dis_d, sw, dis_f, w, w, h, s->factor);
         ref_f = ref_d;
         dis_f = dis_d;
         tmp  += 2 * small;
     }
-    ff_vmaf_ssim_sums(&sums, ref_f, sw, dis_f, sw, sw, sh, tmp);
-    av_free(buf);
+    ff_vmaf_ssim_sums_dsp(&s->dsp, &sums, ref_f, sw, dis_f, sw, sw, sh, tmp);
 
     /* Every mean is rounded to float, as libvmaf reports them. */
     n = (double)(sw - FF_VMAF_SSIM_WINDOW + 1) * (sh - FF_VMAF_SSIM_WINDOW + 1);
@@ -148,4 +165,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_ssim = {
     .provides  = ssim_provides,
     .init      = ssim_init,
     .extract   = ssim_extract,
+    .close     = ssim_close,
 };

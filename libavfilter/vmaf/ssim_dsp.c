@@ -26,6 +26,11 @@
  */
 
 #include <math.h>
+#include <string.h>
+
+#include "config.h"
+
+#include "libavutil/attributes.h"
 
 #include "ssim_dsp.h"
 
@@ -227,93 +232,134 @@ enum { MU1, MU2, XX, YY, XY, NB_MAPS };
  * of the five maps at once: their five sums are independent, so the CPU
  * overlaps them.
  */
-static void window_rows(float *dst, const float *const src[NB_MAPS], int ow)
+void ff_vmaf_ssim_window_h_c(float *dst, ptrdiff_t map_stride,
+                             const float *a, const float *b, int w, float *tmp)
 {
     const float *g = ff_vmaf_ssim_window;
+    const int ow = w - FF_VMAF_SSIM_WINDOW + 1;
+    float *xx = tmp, *yy = xx + w, *xy = yy + w;
+    const float *const src[NB_MAPS] = { a, b, xx, yy, xy };
 
+    for (int x = 0; x < w; x++) {
+        xx[x] = a[x] * a[x];
+        yy[x] = b[x] * b[x];
+        xy[x] = a[x] * b[x];
+    }
     for (int x = 0; x < ow; x++) {
         double acc[NB_MAPS] = { 0.0 };
         for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++)
             for (int m = 0; m < NB_MAPS; m++)
                 acc[m] += g[k] * src[m][x + k];
         for (int m = 0; m < NB_MAPS; m++)
-            dst[m * ow + x] = (float)acc[m];
+            dst[m * map_stride + x] = (float)acc[m];
     }
 }
+
+/* libvmaf derives the constants in float: (K L)^2 with L = 255. */
+#define SSIM_C1 ((0.01f * 255) * (0.01f * 255))
+#define SSIM_C2 ((0.03f * 255) * (0.03f * 255))
+
+void ff_vmaf_ssim_window_v_c(FFVmafSsimSums *sums,
+                             const float *const rows[FF_VMAF_SSIM_WINDOW],
+                             ptrdiff_t map_stride, int ow)
+{
+    const float c1 = SSIM_C1, c2 = SSIM_C2, c3 = c2 / 2.0f;
+    const float *g = ff_vmaf_ssim_window;
+    double sum_l = sums->l, sum_c = sums->c, sum_s = sums->s, sum_ssim = sums->ssim;
+
+    for (int x = 0; x < ow; x++) {
+        double acc[NB_MAPS] = { 0.0 };
+        float mu1, mu2, s11, s22, s12, s1s2, s12p, s;
+        double l, c, lc;
+
+        for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++)
+            for (int m = 0; m < NB_MAPS; m++)
+                acc[m] += g[k] * rows[k][m * map_stride + x];
+        mu1 = (float)acc[MU1];
+        mu2 = (float)acc[MU2];
+
+        s11 = (float)acc[XX] - mu1 * mu1;
+        s22 = (float)acc[YY] - mu2 * mu2;
+        s11 = s11 < 0.0f ? 0.0f : s11;
+        s22 = s22 < 0.0f ? 0.0f : s22;
+        s12 = (float)acc[XY] - mu1 * mu2;
+        s1s2 = (float)sqrt(s11 * s22);
+
+        /* l and c: double numerators over float denominators. */
+        l = (2.0 * mu1 * mu2 + c1) / (double)(mu1 * mu1 + mu2 * mu2 + c1);
+        c = (2.0 * s1s2 + c2) / (double)(s11 + s22 + c2);
+        /* A flat patch (sigma1 sigma2 == 0) with a negative covariance
+         * would give a negative structure term: libvmaf zeroes it. */
+        s12p = s12 < 0.0f && s1s2 <= 0.0f ? 0.0f : s12;
+        s = (s12p + c3) / (s1s2 + c3);
+
+        lc = l * c;
+        sum_l    += l;
+        sum_c    += c;
+        sum_s    += s;
+        sum_ssim += lc * s;
+    }
+    sums->l    = sum_l;
+    sums->c    = sum_c;
+    sums->s    = sum_s;
+    sums->ssim = sum_ssim;
+}
+
+void ff_vmaf_ssim_sums_dsp(const FFVmafSsimDSPContext *c, FFVmafSsimSums *sums,
+                           const float *ref, ptrdiff_t ref_stride,
+                           const float *dis, ptrdiff_t dis_stride,
+                           int w, int h, float *tmp)
+{
+    const int ow = w - FF_VMAF_SSIM_WINDOW + 1;
+    const ptrdiff_t map_stride = ff_vmaf_ssim_map_stride(w);
+    const size_t slot_size = (size_t)NB_MAPS * map_stride;
+    /* Horizontal results of the last 11 rows, each slot holding the five
+     * maps, so that the vertical pass runs as soon as a row is filtered. */
+    float *ring = tmp;
+    float *row_tmp = ring + FF_VMAF_SSIM_WINDOW * slot_size;
+
+    sums->l = sums->c = sums->s = sums->ssim = 0.0;
+    /* The lanes past ow, which SIMD kernels may read, hold finite values
+     * whichever kernels run. */
+    for (int i = 0; i < FF_VMAF_SSIM_WINDOW * NB_MAPS; i++)
+        memset(ring + i * map_stride + ow, 0, (map_stride - ow) * sizeof(*ring));
+
+    for (int y = 0; y < h; y++) {
+        const float *taps[FF_VMAF_SSIM_WINDOW];
+
+        c->window_h(ring + (y % FF_VMAF_SSIM_WINDOW) * slot_size, map_stride,
+                    ref + y * ref_stride, dis + y * dis_stride, w, row_tmp);
+        if (y < FF_VMAF_SSIM_WINDOW - 1)
+            continue;
+        for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++)
+            taps[k] = ring + ((y + 1 + k) % FF_VMAF_SSIM_WINDOW) * slot_size;
+        c->window_v(sums, taps, map_stride, ow);
+    }
+}
+
+static const FFVmafSsimDSPContext ssim_dsp_c = {
+    .load             = ff_vmaf_ssim_load,
+    .box_decimate     = ff_vmaf_ssim_box_decimate,
+    .ms_ssim_decimate = ff_vmaf_ms_ssim_decimate,
+    .window_h         = ff_vmaf_ssim_window_h_c,
+    .window_v         = ff_vmaf_ssim_window_v_c,
+};
 
 void ff_vmaf_ssim_sums(FFVmafSsimSums *sums,
                        const float *ref, ptrdiff_t ref_stride,
                        const float *dis, ptrdiff_t dis_stride,
                        int w, int h, float *tmp)
 {
-    /* libvmaf derives the constants in float: (K L)^2 with L = 255. */
-    const float c1 = (0.01f * 255) * (0.01f * 255);
-    const float c2 = (0.03f * 255) * (0.03f * 255);
-    const float c3 = c2 / 2.0f;
-    const float *g = ff_vmaf_ssim_window;
-    const int ow = w - FF_VMAF_SSIM_WINDOW + 1;
-    const size_t slot_size = (size_t)NB_MAPS * ow;
-    /* Horizontal results of the last 11 rows, each slot holding the five
-     * maps, so that the vertical pass runs as soon as a row is filtered. */
-    float *ring = tmp;
-    float *xx = ring + FF_VMAF_SSIM_WINDOW * slot_size, *yy = xx + w, *xy = yy + w;
-    double sum_l = 0.0, sum_c = 0.0, sum_s = 0.0, sum_ssim = 0.0;
+    ff_vmaf_ssim_sums_dsp(&ssim_dsp_c, sums, ref, ref_stride, dis, dis_stride,
+                          w, h, tmp);
+}
 
-    for (int y = 0; y < h; y++) {
-        const float *a = ref + y * ref_stride, *b = dis + y * dis_stride;
-        float *slot = ring + (y % FF_VMAF_SSIM_WINDOW) * slot_size;
-        const float *const maps[NB_MAPS] = { a, b, xx, yy, xy };
-        const float *taps[FF_VMAF_SSIM_WINDOW];
-
-        for (int x = 0; x < w; x++) {
-            xx[x] = a[x] * a[x];
-            yy[x] = b[x] * b[x];
-            xy[x] = a[x] * b[x];
-        }
-        window_rows(slot, maps, ow);
-
-        if (y < FF_VMAF_SSIM_WINDOW - 1)
-            continue;
-        for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++)
-            taps[k] = ring + ((y + 1 + k) % FF_VMAF_SSIM_WINDOW) * slot_size;
-
-        for (int x = 0; x < ow; x++) {
-            double acc[NB_MAPS] = { 0.0 };
-            float mu1, mu2, s11, s22, s12, s1s2, s12p, s;
-            double l, c, lc;
-
-            for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++)
-                for (int m = 0; m < NB_MAPS; m++)
-                    acc[m] += g[k] * taps[k][m * ow + x];
-            mu1 = (float)acc[MU1];
-            mu2 = (float)acc[MU2];
-
-            s11 = (float)acc[XX] - mu1 * mu1;
-            s22 = (float)acc[YY] - mu2 * mu2;
-            s11 = s11 < 0.0f ? 0.0f : s11;
-            s22 = s22 < 0.0f ? 0.0f : s22;
-            s12 = (float)acc[XY] - mu1 * mu2;
-            s1s2 = (float)sqrt(s11 * s22);
-
-            /* l and c: double numerators over float denominators. */
-            l = (2.0 * mu1 * mu2 + c1) / (double)(mu1 * mu1 + mu2 * mu2 + c1);
-            c = (2.0 * s1s2 + c2) / (double)(s11 + s22 + c2);
-            /* A flat patch (sigma1 sigma2 == 0) with a negative covariance
-             * would give a negative structure term: libvmaf zeroes it. */
-            s12p = s12 < 0.0f && s1s2 <= 0.0f ? 0.0f : s12;
-            s = (s12p + c3) / (s1s2 + c3);
-
-            lc = l * c;
-            sum_l    += l;
-            sum_c    += c;
-            sum_s    += s;
-            sum_ssim += lc * s;
-        }
-    }
-    sums->l    = sum_l;
-    sums->c    = sum_c;
-    sums->s    = sum_s;
-    sums->ssim = sum_ssim;
+av_cold void ff_vmaf_ssim_dsp_init(FFVmafSsimDSPContext *c, int bpc)
+{
+    *c = ssim_dsp_c;
+#if ARCH_X86_64
+    ff_vmaf_ssim_dsp_init_x86(c, bpc);
+#endif
 }
 
 double ff_vmaf_ssim_max_db(int clip, int w, int h, int bpc)

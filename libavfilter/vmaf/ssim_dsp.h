@@ -87,17 +87,34 @@ typedef struct FFVmafSsimSums {
     double ssim;        ///< (l * c) * s
 } FFVmafSsimSums;
 
+/**
+ * Floats between two maps of one slot of ff_vmaf_ssim_sums()' ring: the
+ * w - 10 outputs of a row, rounded up to 8 so that SIMD kernels may work
+ * on whole vectors.
+ */
+static inline int ff_vmaf_ssim_map_stride(int w)
+{
+    return (w - FF_VMAF_SSIM_WINDOW + 1 + 7) & ~7;
+}
+
+/** Floats of scratch that FFVmafSsimDSPContext.window_h needs for width w. */
+static inline size_t ff_vmaf_ssim_row_tmp_floats(int w)
+{
+    return (size_t)5 * (((w + 7) & ~7) + 16);
+}
+
 /** Floats of scratch that ff_vmaf_ssim_sums() needs for width w. */
 static inline size_t ff_vmaf_ssim_tmp_floats(int w)
 {
-    return (size_t)5 * FF_VMAF_SSIM_WINDOW * (w - FF_VMAF_SSIM_WINDOW + 1) +
-           (size_t)3 * w;
+    return (size_t)5 * FF_VMAF_SSIM_WINDOW * ff_vmaf_ssim_map_stride(w) +
+           ff_vmaf_ssim_row_tmp_floats(w);
 }
 
 /**
  * The SSIM core at one scale: Gaussian-window means, variances and
  * covariance of (ref, dis) and the per-position l, c, s terms.
- * w and h must be at least FF_VMAF_SSIM_WINDOW.
+ * w and h must be at least FF_VMAF_SSIM_WINDOW. The C reference: the
+ * driver below with the C kernels.
  *
  * @param tmp ff_vmaf_ssim_tmp_floats(w) floats
  */
@@ -105,6 +122,76 @@ void ff_vmaf_ssim_sums(FFVmafSsimSums *sums,
                        const float *ref, ptrdiff_t ref_stride,
                        const float *dis, ptrdiff_t dis_stride,
                        int w, int h, float *tmp);
+
+/* C kernels of the dsp context (see FFVmafSsimDSPContext). */
+void ff_vmaf_ssim_window_h_c(float *dst, ptrdiff_t map_stride,
+                             const float *a, const float *b, int w, float *tmp);
+void ff_vmaf_ssim_window_v_c(FFVmafSsimSums *sums,
+                             const float *const rows[FF_VMAF_SSIM_WINDOW],
+                             ptrdiff_t map_stride, int ow);
+
+typedef struct FFVmafSsimDSPContext {
+    /** ff_vmaf_ssim_load(), for the bpc of the init. */
+    void (*load)(float *dst, ptrdiff_t dst_stride,
+                 const uint8_t *src, ptrdiff_t src_stride,
+                 int w, int h, int bpc);
+    /** ff_vmaf_ssim_box_decimate(). */
+    void (*box_decimate)(float *dst, ptrdiff_t dst_stride,
+                         const float *src, ptrdiff_t src_stride,
+                         int w, int h, int factor);
+    /** ff_vmaf_ms_ssim_decimate(). */
+    void (*ms_ssim_decimate)(float *dst, ptrdiff_t dst_stride,
+                             const float *src, ptrdiff_t src_stride,
+                             int w, int h);
+    /**
+     * Horizontal Gaussian pass of one row: the five maps ref, dis, ref^2,
+     * dis^2 and ref dis (float products), each filtered to ow = w - 10
+     * outputs (a double sum of float products in tap order, stored as
+     * float) at dst + m * map_stride, m = 0..4.
+     * May write up to ff_vmaf_ssim_map_stride(w) floats of each map (the
+     * lanes past ow with finite values of no meaning); map_stride is at
+     * least that.
+     *
+     * @param tmp ff_vmaf_ssim_row_tmp_floats(w) floats of scratch
+     */
+    void (*window_h)(float *dst, ptrdiff_t map_stride,
+                     const float *a, const float *b, int w, float *tmp);
+    /**
+     * Vertical Gaussian pass of one output row and its SSIM terms: rows[k]
+     * holds window_h's maps of input row k of the window. Adds the ow
+     * positions' l, c, s and (l c) s to sums, in x order.
+     * May read up to (ow + 7) & ~7 floats of each map.
+     */
+    void (*window_v)(FFVmafSsimSums *sums,
+                     const float *const rows[FF_VMAF_SSIM_WINDOW],
+                     ptrdiff_t map_stride, int ow);
+} FFVmafSsimDSPContext;
+
+/**
+ * Set the C kernels, then the SIMD ones av_get_cpu_flags() allows.
+ * @param bpc the depth load will be called with (8..16)
+ */
+void ff_vmaf_ssim_dsp_init(FFVmafSsimDSPContext *c, int bpc);
+void ff_vmaf_ssim_dsp_init_x86(FFVmafSsimDSPContext *c, int bpc);
+
+/* AVX2 kernels (x86/ssim_avx2.c), same contracts as the C ones. */
+void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
+                            const uint8_t *src, ptrdiff_t src_stride,
+                            int w, int h, int bpc);
+void ff_vmaf_ms_ssim_decimate_avx2(float *dst, ptrdiff_t dst_stride,
+                                   const float *src, ptrdiff_t src_stride,
+                                   int w, int h);
+void ff_vmaf_ssim_window_h_avx2(float *dst, ptrdiff_t map_stride,
+                                const float *a, const float *b, int w, float *tmp);
+void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
+                                const float *const rows[FF_VMAF_SSIM_WINDOW],
+                                ptrdiff_t map_stride, int ow);
+
+/** ff_vmaf_ssim_sums() through the kernels of c. */
+void ff_vmaf_ssim_sums_dsp(const FFVmafSsimDSPContext *c, FFVmafSsimSums *sums,
+                           const float *ref, ptrdiff_t ref_stride,
+                           const float *dis, ptrdiff_t dis_stride,
+                           int w, int h, float *tmp);
 
 /**
  * The cap of enable_db: ceil(10 log10(peak^2 / (0.5 / (w h)))) with

@@ -1,0 +1,351 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * AVX2 SSIM / MS-SSIM kernels (ssim_dsp.h), bit-exact with the C ones.
+ *
+ * The lanes are independent outputs; each keeps the C evaluation of its
+ * own value: a float product of tap and sample, widened to double and
+ * added in double in tap order (8 float lanes become two 4-lane doubles),
+ * stored as float. Nothing is fused (no FMA is enabled here) and no sum is
+ * reordered; the sums over positions are added in scalar, in x order.
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "libavutil/attributes.h"
+#include "libavutil/mem_internal.h"
+
+#include "../ssim_dsp.h"
+#include "simd.h"
+
+FF_VMAF_TARGET_BEGIN("avx2")
+
+/* acc[0..1] += (double)(k * v), lanes 0-3 and 4-7. */
+static av_always_inline void mac8(__m256d acc[2], __m256 k, __m256 v)
+{
+    __m256 p = _mm256_mul_ps(k, v);
+    acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(p)));
+    acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
+}
+
+/* The two double halves rounded to float, as eight lanes. */
+static av_always_inline __m256 to_float8(const __m256d acc[2])
+{
+    return _mm256_set_m128(_mm256_cvtpd_ps(acc[1]), _mm256_cvtpd_ps(acc[0]));
+}
+
+static av_always_inline __m256d lo_pd(__m256 v)
+{
+    return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+}
+
+static av_always_inline __m256d hi_pd(__m256 v)
+{
+    return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+}
+
+void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
+                            const uint8_t *src, ptrdiff_t src_stride,
+                            int w, int h, int bpc)
+{
+    if (bpc == 8) {
+        for (int y = 0; y < h; y++) {
+            const uint8_t *s = src + y * src_stride;
+            float *d = dst + y * dst_stride;
+            int x;
+            for (x = 0; x + 8 <= w; x += 8) {
+                __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s + x)));
+                _mm256_storeu_ps(d + x, _mm256_cvtepi32_ps(v));
+            }
+            for (; x < w; x++)
+                d[x] = s[x];
+        }
+    } else {
+        /* The C quotient by the same power of two: exact either way. */
+        const float div = (float)(1 << (bpc - 8));
+        const __m256 vdiv = _mm256_set1_ps(div);
+        for (int y = 0; y < h; y++) {
+            const uint16_t *s = (const uint16_t *)(src + y * src_stride);
+            float *d = dst + y * dst_stride;
+            int x;
+            for (x = 0; x + 8 <= w; x += 8) {
+                __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(s + x)));
+                _mm256_storeu_ps(d + x, _mm256_div_ps(_mm256_cvtepi32_ps(v), vdiv));
+            }
+            for (; x < w; x++)
+                d[x] = s[x] / div;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* MS-SSIM decimation */
+
+#define LP FF_VMAF_MS_SSIM_LOWPASS
+/* Outputs per strip: the strip's rows are split into even and odd
+ * columns first, so that every tap is one unaligned load. */
+#define STRIP 64
+
+static int mirror_sym(int i, int n)
+{
+    while (i < 0 || i >= n)
+        i = i < 0 ? -1 - i : 2 * n - 1 - i;
+    return i;
+}
+
+/* One output, as the C kernel computes it. */
+static float lowpass_at(const float *const rows[LP], int c0, int w)
+{
+    double acc = 0.0;
+    int cols[LP];
+
+    for (int k = 0; k < LP; k++)
+        cols[k] = mirror_sym(c0 + k, w);
+    for (int ky = 0; ky < LP; ky++) {
+        const float *k = ff_vmaf_ms_ssim_lowpass[ky], *r = rows[ky];
+        for (int kx = 0; kx < LP; kx++)
+            acc += k[kx] * r[cols[kx]];
+    }
+    return (float)acc;
+}
+
+/* e[i] = r[2 i] for i < ne, o[i] = r[2 i + 1] for 2 i + 1 < 2 ne - 1:
+ * reads r[0 .. 2 ne - 2] only. */
+static av_always_inline void deinterleave(float *e, float *o, const float *r, int ne)
+{
+    const int n = 2 * ne - 1;
+    int i;
+
+    for (i = 0; 2 * i + 16 <= n; i += 8) {
+        __m256 lo = _mm256_loadu_ps(r + 2 * i), hi = _mm256_loadu_ps(r + 2 * i + 8);
+        __m256 ev = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        __m256 od = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+        ev = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(ev), _MM_SHUFFLE(3, 1, 2, 0)));
+        od = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(od), _MM_SHUFFLE(3, 1, 2, 0)));
+        _mm256_storeu_ps(e + i, ev);
+        _mm256_storeu_ps(o + i, od);
+    }
+    for (; 2 * i < n; i++) {
+        e[i] = r[2 * i];
+        if (2 * i + 1 < n)
+            o[i] = r[2 * i + 1];
+    }
+}
+
+void ff_vmaf_ms_ssim_decimate_avx2(float *dst, ptrdiff_t dst_stride,
+                                   const float *src, ptrdiff_t src_stride,
+                                   int w, int h)
+{
+    const int half = LP / 2;
+    const int ow = ff_vmaf_ssim_decimated_size(w, 2);
+    const int oh = ff_vmaf_ssim_decimated_size(h, 2);
+    /* Outputs [x0, x1) read no column outside the plane. */
+    const int x0 = (half + 1) / 2;
+    int x1 = w - 1 - half < 0 ? 0 : (w - 1 - half) / 2 + 1;
+    DECLARE_ALIGNED(32, float, ev)[LP][STRIP + 8];
+    DECLARE_ALIGNED(32, float, od)[LP][STRIP + 8];
+
+    if (x1 > ow)
+        x1 = ow;
+    if (x1 < x0)
+        x1 = x0;
+
+    for (int oy = 0; oy < oh; oy++) {
+        const float *rows[LP];
+        float *d = dst + oy * dst_stride;
+        int ox;
+
+        for (int k = 0; k < LP; k++)
+            rows[k] = src + mirror_sym(2 * oy - half + k, h) * src_stride;
+
+        for (ox = 0; ox < x0 && ox < ow; ox++)
+            d[ox] = lowpass_at(rows, 2 * ox - half, w);
+
+        while (ox + 8 <= x1) {
+            const int n = FFMIN(STRIP, (x1 - ox) & ~7);
+            const int c0 = 2 * ox - half;
+
+            /* Outputs ox .. ox + n - 1 read columns c0 .. c0 + 2 n + 6:
+             * n + 4 even ones and n + 3 odd ones. */
+            for (int ky = 0; ky < LP; ky++)
+                deinterleave(ev[ky], od[ky], rows[ky] + c0, n + 4);
+
+            for (int b = 0; b < n; b += 8) {
+                __m256d acc[2] = { _mm256_setzero_pd(), _mm256_setzero_pd() };
+                for (int ky = 0; ky < LP; ky++) {
+                    const float *k = ff_vmaf_ms_ssim_lowpass[ky];
+                    const float *e = ev[ky] + b, *o = od[ky] + b;
+                    for (int kx = 0; kx < LP; kx++) {
+                        const float *r = (kx & 1 ? o : e) + (kx >> 1);
+                        mac8(acc, _mm256_set1_ps(k[kx]), _mm256_loadu_ps(r));
+                    }
+                }
+                _mm256_storeu_ps(d + ox + b, to_float8(acc));
+            }
+            ox += n;
+        }
+
+        for (; ox < ow; ox++)
+            d[ox] = lowpass_at(rows, 2 * ox - half, w);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* SSIM core */
+
+enum { MU1, MU2, XX, YY, XY, NB_MAPS };
+
+void ff_vmaf_ssim_window_h_avx2(float *dst, ptrdiff_t map_stride,
+                                const float *a, const float *b, int w, float *tmp)
+{
+    const float *g = ff_vmaf_ssim_window;
+    const int ow = w - FF_VMAF_SSIM_WINDOW + 1;
+    /* Copies of the row and its products, zero-padded so that the last
+     * vector may run past ow: its lanes read up to w + 6. */
+    const ptrdiff_t rs = ((w + 7) & ~7) + 16;
+    float *src[NB_MAPS];
+    int x;
+
+    for (int m = 0; m < NB_MAPS; m++)
+        src[m] = tmp + m * rs;
+    for (x = 0; x + 8 <= w; x += 8) {
+        __m256 va = _mm256_loadu_ps(a + x), vb = _mm256_loadu_ps(b + x);
+        _mm256_storeu_ps(src[MU1] + x, va);
+        _mm256_storeu_ps(src[MU2] + x, vb);
+        _mm256_storeu_ps(src[XX]  + x, _mm256_mul_ps(va, va));
+        _mm256_storeu_ps(src[YY]  + x, _mm256_mul_ps(vb, vb));
+        _mm256_storeu_ps(src[XY]  + x, _mm256_mul_ps(va, vb));
+    }
+    for (; x < w; x++) {
+        src[MU1][x] = a[x];
+        src[MU2][x] = b[x];
+        src[XX][x]  = a[x] * a[x];
+        src[YY][x]  = b[x] * b[x];
+        src[XY][x]  = a[x] * b[x];
+    }
+    for (int m = 0; m < NB_MAPS; m++)
+        memset(src[m] + w, 0, (rs - w) * sizeof(float));
+
+    for (x = 0; x < ow; x += 8) {
+        __m256d acc[NB_MAPS][2];
+        for (int m = 0; m < NB_MAPS; m++)
+            acc[m][0] = acc[m][1] = _mm256_setzero_pd();
+        for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++) {
+            const __m256 gk = _mm256_set1_ps(g[k]);
+            for (int m = 0; m < NB_MAPS; m++)
+                mac8(acc[m], gk, _mm256_loadu_ps(src[m] + x + k));
+        }
+        for (int m = 0; m < NB_MAPS; m++)
+            _mm256_storeu_ps(dst + m * map_stride + x, to_float8(acc[m]));
+    }
+}
+
+/* Positions whose terms are computed before they are added up. */
+#define CHUNK 64
+
+void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
+                                const float *const rows[FF_VMAF_SSIM_WINDOW],
+                                ptrdiff_t map_stride, int ow)
+{
+    const float c1 = (0.01f * 255) * (0.01f * 255);
+    const float c2 = (0.03f * 255) * (0.03f * 255);
+    const float c3 = c2 / 2.0f;
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 c1f = _mm256_set1_ps(c1), c2f = _mm256_set1_ps(c2);
+    const __m256 c3f = _mm256_set1_ps(c3);
+    const __m256d two = _mm256_set1_pd(2.0);
+    const __m256d c1d = _mm256_set1_pd(c1), c2d = _mm256_set1_pd(c2);
+    const float *g = ff_vmaf_ssim_window;
+    double sum_l = sums->l, sum_c = sums->c, sum_s = sums->s, sum_ssim = sums->ssim;
+    DECLARE_ALIGNED(32, double, tl)[CHUNK];
+    DECLARE_ALIGNED(32, double, tc)[CHUNK];
+    DECLARE_ALIGNED(32, double, ts)[CHUNK];
+    DECLARE_ALIGNED(32, double, tss)[CHUNK];
+
+    for (int x0 = 0; x0 < ow; x0 += CHUNK) {
+        const int n = FFMIN(CHUNK, ow - x0);
+
+        for (int i = 0; i < n; i += 8) {
+            const int x = x0 + i;
+            __m256d acc[NB_MAPS][2];
+            __m256 mu1, mu2, s11, s22, s12, s1s2, s12p, s, p, den_l, den_c;
+            __m256d q[2];
+
+            for (int m = 0; m < NB_MAPS; m++)
+                acc[m][0] = acc[m][1] = _mm256_setzero_pd();
+            for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++) {
+                const __m256 gk = _mm256_set1_ps(g[k]);
+                for (int m = 0; m < NB_MAPS; m++)
+                    mac8(acc[m], gk, _mm256_loadu_ps(rows[k] + m * map_stride + x));
+            }
+            mu1 = to_float8(acc[MU1]);
+            mu2 = to_float8(acc[MU2]);
+
+            s11 = _mm256_sub_ps(to_float8(acc[XX]), _mm256_mul_ps(mu1, mu1));
+            s22 = _mm256_sub_ps(to_float8(acc[YY]), _mm256_mul_ps(mu2, mu2));
+            /* x < 0 ? 0 : x, keeping -0 and NaN as C does */
+            s11 = _mm256_andnot_ps(_mm256_cmp_ps(s11, zero, _CMP_LT_OQ), s11);
+            s22 = _mm256_andnot_ps(_mm256_cmp_ps(s22, zero, _CMP_LT_OQ), s22);
+            s12 = _mm256_sub_ps(to_float8(acc[XY]), _mm256_mul_ps(mu1, mu2));
+            p = _mm256_mul_ps(s11, s22);
+            q[0] = _mm256_sqrt_pd(lo_pd(p));
+            q[1] = _mm256_sqrt_pd(hi_pd(p));
+            s1s2 = to_float8(q);
+
+            den_l = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(mu1, mu1),
+                                                _mm256_mul_ps(mu2, mu2)), c1f);
+            den_c = _mm256_add_ps(_mm256_add_ps(s11, s22), c2f);
+            s12p = _mm256_andnot_ps(_mm256_and_ps(_mm256_cmp_ps(s12, zero, _CMP_LT_OQ),
+                                                  _mm256_cmp_ps(s1s2, zero, _CMP_LE_OQ)),
+                                    s12);
+            s = _mm256_div_ps(_mm256_add_ps(s12p, c3f), _mm256_add_ps(s1s2, c3f));
+
+#define HALF(cvt, j) do {                                                          \
+                __m256d m1 = cvt(mu1), m2 = cvt(mu2);                              \
+                __m256d l = _mm256_div_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(two, m1), m2), c1d), \
+                                          cvt(den_l));                             \
+                __m256d c = _mm256_div_pd(_mm256_add_pd(_mm256_mul_pd(two, cvt(s1s2)), c2d), \
+                                          cvt(den_c));                             \
+                __m256d sd = cvt(s);                                               \
+                _mm256_store_pd(tl  + i + j, l);                                   \
+                _mm256_store_pd(tc  + i + j, c);                                   \
+                _mm256_store_pd(ts  + i + j, sd);                                  \
+                _mm256_store_pd(tss + i + j, _mm256_mul_pd(_mm256_mul_pd(l, c), sd)); \
+            } while (0)
+            HALF(lo_pd, 0);
+            HALF(hi_pd, 4);
+#undef HALF
+        }
+        for (int i = 0; i < n; i++) {
+            sum_l    += tl[i];
+            sum_c    += tc[i];
+            sum_s    += ts[i];
+            sum_ssim += tss[i];
+        }
+    }
+    sums->l    = sum_l;
+    sums->c    = sum_c;
+    sums->s    = sum_s;
+    sums->ssim = sum_ssim;
+}
+
+FF_VMAF_TARGET_END
