@@ -72,13 +72,6 @@ static av_always_inline int64_t hsum64(__m256i v)
     return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
 }
 
-/* Low dwords of the four qwords, in order. */
-static av_always_inline __m128i low_dwords(__m256i v)
-{
-    return _mm256_castsi256_si128(
-        _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
-}
-
 /* ---------------------------------------------------------------- DWT */
 
 /* One output row of the 4-tap vertical filter on int16 samples: outputs
@@ -614,37 +607,50 @@ void ff_vmaf_adm_csf_s123_avx2(int32_t *const dst[3], int64_t *flt_sum,
                                int64_t *ctr_sum, const int32_t *const src[3],
                                int n, const uint32_t rf[3])
 {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i r28  = _mm256_set1_epi64x(1 << 27);
-    const __m256i r32  = _mm256_set1_epi64x(1LL << 31);
-    const __m256i f1   = _mm256_set1_epi64x(143165577), f2 = _mm256_set1_epi64x(286331153);
-    const __m256i hidx = _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6);
-    const int nv = n & ~3;
+    const __m256i r28 = _mm256_set1_epi64x(1 << 27);
+    const __m256i r32 = _mm256_set1_epi64x(1LL << 31);
+    const __m256i f1  = _mm256_set1_epi64x(143165577), f2 = _mm256_set1_epi64x(286331153);
+    const int nv = n & ~7;
 
-    for (int j = 0; j < nv; j += 4) {
-        __m128i fs = _mm_setzero_si128(), cs = _mm_setzero_si128();
+    for (int j = 0; j < nv; j += 8) {
+        __m256i fs = _mm256_setzero_si256(), cs = _mm256_setzero_si256();
 
         for (int b = 0; b < 3; b++) {
             const __m256i rfb = _mm256_set1_epi64x(rf[b]);
-            __m256i x = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(src[b] + j)));
-            /* uint32 * int32 from the unsigned product, corrected for
-             * negative x. */
-            __m256i p = _mm256_sub_epi64(_mm256_mul_epu32(rfb, x),
-                                         _mm256_and_si256(_mm256_cmpgt_epi64(zero, x),
-                                                          _mm256_slli_epi64(rfb, 32)));
-            __m128i c = low_dwords(_mm256_srli_epi64(_mm256_add_epi64(p, r28), 28));
-            __m256i ac = _mm256_cvtepu32_epi64(_mm_abs_epi32(c));
-            /* Each term is the high dword; |term| < 2^28, so three add
-             * up in int32. */
-            __m256i tf = _mm256_sub_epi64(_mm256_mul_epu32(ac, f1), r32);
-            __m256i tc = _mm256_sub_epi64(_mm256_mul_epu32(ac, f2), r32);
+            const __m256i rhi = _mm256_set1_epi64x((int64_t)((uint64_t)rf[b] << 32));
+            __m256i x  = _mm256_loadu_si256((const __m256i *)(src[b] + j));
+            __m256i sg = _mm256_srai_epi32(x, 31);
+            /* uint32 * int32 from the unsigned products of the even and
+             * the odd lanes, corrected for negative x. */
+            __m256i pe = _mm256_sub_epi64(_mm256_mul_epu32(rfb, x),
+                                          _mm256_and_si256(_mm256_shuffle_epi32(sg, 0xa0), rhi));
+            __m256i po = _mm256_sub_epi64(_mm256_mul_epu32(rfb, _mm256_srli_epi64(x, 32)),
+                                          _mm256_and_si256(_mm256_shuffle_epi32(sg, 0xf5), rhi));
+            /* (int32)((p + 2^27) >> 28): bits 28..59. */
+            __m256i c  = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(pe, r28), 28),
+                                            _mm256_slli_epi64(_mm256_add_epi64(po, r28), 4), 0xaa);
+            __m256i ac = _mm256_abs_epi32(c), aco = _mm256_srli_epi64(ac, 32);
+            /* Each term is the high dword of its product minus 2^31;
+             * |term| < 2^28, so three add up in int32. */
+            __m256i tf = _mm256_blend_epi32(
+                _mm256_srli_epi64(_mm256_sub_epi64(_mm256_mul_epu32(ac, f1), r32), 32),
+                _mm256_sub_epi64(_mm256_mul_epu32(aco, f1), r32), 0xaa);
+            __m256i tc = _mm256_blend_epi32(
+                _mm256_srli_epi64(_mm256_sub_epi64(_mm256_mul_epu32(ac, f2), r32), 32),
+                _mm256_sub_epi64(_mm256_mul_epu32(aco, f2), r32), 0xaa);
 
-            _mm_storeu_si128((__m128i *)(dst[b] + j), c);
-            fs = _mm_add_epi32(fs, _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(tf, hidx)));
-            cs = _mm_add_epi32(cs, _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(tc, hidx)));
+            _mm256_storeu_si256((__m256i *)(dst[b] + j), c);
+            fs = _mm256_add_epi32(fs, tf);
+            cs = _mm256_add_epi32(cs, tc);
         }
-        _mm256_storeu_si256((__m256i *)(flt_sum + j), _mm256_cvtepi32_epi64(fs));
-        _mm256_storeu_si256((__m256i *)(ctr_sum + j), _mm256_cvtepi32_epi64(cs));
+        _mm256_storeu_si256((__m256i *)(flt_sum + j),
+                            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(fs)));
+        _mm256_storeu_si256((__m256i *)(flt_sum + j + 4),
+                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(fs, 1)));
+        _mm256_storeu_si256((__m256i *)(ctr_sum + j),
+                            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(cs)));
+        _mm256_storeu_si256((__m256i *)(ctr_sum + j + 4),
+                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(cs, 1)));
     }
     if (nv < n) {
         int32_t *const d2[3] = { dst[0] + nv, dst[1] + nv, dst[2] + nv };
