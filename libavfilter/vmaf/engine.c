@@ -217,6 +217,14 @@ static uint8_t *unpack_buffer(FFVmafEngine *e, uint8_t **buf)
     return *buf;
 }
 
+static int cpu_features(const FFVmafEngine *e)
+{
+    int n = 0;
+    for (int i = 0; i < e->nb_features; i++)
+        n += !(e->features[i]->ex->flags & FF_VMAF_EXTRACTOR_GPU);
+    return n;
+}
+
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                              int n_threads, unsigned n_subsample)
 {
@@ -268,9 +276,9 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
             !unpack_buffer(e, &e->unpack_buf[w]))
             return AVERROR(ENOMEM);
 
-    if (n_threads != 1 && !e->gpu) {
+    if (n_threads != 1 && cpu_features(e)) {
         /* Whole frames in parallel: as many threads as asked, however few
-         * features there are. */
+         * features there are (with the GPU: for those on the CPU). */
         if ((ret = ff_vmaf_engine_frames_init(e, n_threads)) < 0)
             return ret;
         e->nb_threads = n_threads;
@@ -530,9 +538,18 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
     }
     if (e->frames && index > 0) {
         ff_vmaf_collector_set_step(e->fc, index);
+        /* The GPU's work is queued here, in order; the CPU's goes to the
+         * workers, and the GPU's values of the previous frame are read
+         * back while they compute. */
+        if (e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0) {
+            free_held(hold, nb_hold);
+            return ret;
+        }
         if ((ret = ff_vmaf_engine_frames_push(e, ref, dis, hold, nb_hold)) < 0)
             return ret;
         e->nb_pushed++;
+        if (e->gpu && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
+            return ret;
         return ff_vmaf_engine_score_models(e);
     }
     ret = push_now(e, ref, dis, clamped, views);

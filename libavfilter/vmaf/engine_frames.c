@@ -78,6 +78,11 @@ struct EngineFrames {
     AVCond cond;
     unsigned next_run;          ///< the frame the next free worker takes
     unsigned completed;         ///< frames [0, completed) are scored
+    /**
+     * Whether feature i has one instance that takes turns (decided at init:
+     * a GPU twin that falls back to the CPU stays one instance).
+     */
+    uint8_t shared[MAX_FEATURES];
     /** shared features: frame whose turn it is (only frames >= 1 run here) */
     unsigned turn[MAX_FEATURES];
     int err;                    ///< the first error of a worker
@@ -87,6 +92,12 @@ struct EngineFrames {
 static int is_shared(const FFVmafFeature *f)
 {
     return !!(f->ex->flags & (FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_GPU));
+}
+
+/* GPU twins run on the caller's thread (ff_vmaf_engine_gpu_queue()). */
+static int on_cpu(const FFVmafFeature *f)
+{
+    return !(f->ex->flags & FF_VMAF_EXTRACTOR_GPU);
 }
 
 static FrameSlot *slot_of(EngineFrames *fr, unsigned index)
@@ -132,9 +143,13 @@ static int run_frame(FrameWorker *w, FrameSlot *s)
     const FFVmafPicture *ref = &s->pic[0], *dis = &s->pic[1];
     FFVmafPicture views[2];
     unsigned index = s->index;
-    int ret = 0;
+    int ret = 0, any = 0;
 
-    if ((ret = ff_vmaf_engine_cpu_view(e, &s->buf[0], ref, &views[0], &ref)) >= 0)
+    /* GPU twins do not change while frames run: a fallback to the CPU
+     * waits for every frame in flight first. */
+    for (int i = 0; i < e->nb_features; i++)
+        any |= on_cpu(e->features[i]) && ff_vmaf_engine_runs_on(e, e->features[i], index);
+    if (any && (ret = ff_vmaf_engine_cpu_view(e, &s->buf[0], ref, &views[0], &ref)) >= 0)
         ret = ff_vmaf_engine_cpu_view(e, &s->buf[1], dis, &views[1], &dis);
 
     /* The shared features first: the next frame waits for them. Their
@@ -142,7 +157,7 @@ static int run_frame(FrameWorker *w, FrameSlot *s)
      * for ever. */
     for (int i = 0; i < e->nb_features; i++) {
         int r;
-        if (!is_shared(e->features[i]))
+        if (!fr->shared[i] || !on_cpu(e->features[i]))
             continue;
         r = run_shared(fr, i, e->features[i], index, ref, dis, ret >= 0);
         if (ret >= 0)
@@ -150,7 +165,7 @@ static int run_frame(FrameWorker *w, FrameSlot *s)
     }
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = w->features[i];
-        if (is_shared(f) || !ff_vmaf_engine_runs_on(e, f, index))
+        if (fr->shared[i] || !ff_vmaf_engine_runs_on(e, f, index))
             continue;
         f->step = index;
         ret = f->ex->extract(f, ref, dis, index, e->fc);
@@ -260,12 +275,14 @@ int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
     }
     for (int i = 0; i < fr->nb_slots; i++)
         fr->slots[i].index = UINT_MAX;
+    for (int i = 0; i < e->nb_features; i++)
+        fr->shared[i] = is_shared(e->features[i]);
     for (int t = 0; t < fr->nb_workers; t++) {
         FrameWorker *w = &fr->workers[t];
         w->fr = fr;
         for (int i = 0; i < e->nb_features; i++) {
             FFVmafFeature *f = e->features[i];
-            if (!t || is_shared(f)) {
+            if (!t || fr->shared[i]) {
                 w->features[i] = f;
                 continue;
             }
@@ -362,6 +379,17 @@ int ff_vmaf_engine_frames_drain(FFVmafEngine *e)
     ret = fr->err;
     ff_mutex_unlock(&fr->lock);
     return ret;
+}
+
+void ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index)
+{
+    EngineFrames *fr = e->frames;
+    ff_mutex_lock(&fr->lock);
+    for (int i = 0; i < e->nb_features; i++)
+        if (e->features[i] == f)
+            fr->turn[i] = index;
+    ff_cond_broadcast(&fr->cond);
+    ff_mutex_unlock(&fr->lock);
 }
 
 int ff_vmaf_engine_frames_error(FFVmafEngine *e)

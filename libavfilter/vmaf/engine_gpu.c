@@ -204,6 +204,9 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
                "recomputed on the CPU.\n");
         return err;
     }
+    /* Frames scored in parallel: none may run while the twins change. */
+    if (e->frames && (ret = ff_vmaf_engine_frames_drain(e)) < 0)
+        return ret;
     av_log(e->log_ctx, AV_LOG_WARNING,
            "The GPU failed; finishing the stream on the CPU from frame %u.\n", first);
     /* A broken context may refuse even this; the ring goes regardless. */
@@ -240,6 +243,8 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
             ff_vmaf_collector_set_step(e->fc, k);
             ret = f->ex->extract(f, &pic[0], &pic[1], k, e->fc);
         }
+        if (e->frames)
+            ff_vmaf_engine_frames_cpu_from(e, f, end);
     }
     ff_vmaf_collector_set_step(e->fc, step);
     /* Frees the ring (and the host copies) only now. */

@@ -112,6 +112,9 @@ int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
 void     ff_vmaf_engine_frames_first_done(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_error(FFVmafEngine *e);
+/* A GPU twin turned CPU extractor (no frame in flight): the workers run it
+ * from frame index on. */
+void     ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e);
 
 /** Move the instances that have a GPU twin to the GPU, if one answers. */

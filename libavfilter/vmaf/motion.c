@@ -83,6 +83,9 @@ int ff_vmaf_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* motion2/motion3 of frame i are known once frame i + stride is in
      * (sad of the next frame; with mffw, frame 0 waits for frame 2). */
     f->frame_delay = s->force_zero ? 0 : s->m0;
+    /* The GPU twin runs this too: after a fallback, the CPU extractor finds
+     * its kernels ready. */
+    ff_vmaf_motion_dsp_init(&s->dsp, s->bpc);
 
     if (s->force_zero)
         return 0;
@@ -228,12 +231,8 @@ static int motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
     if (!s->force_zero && index >= (unsigned)s->m0 && index == s->nb_frames) {
         const uint8_t *prev = s->refs[index % s->stride];
-        FFVmafMotionDSPContext dsp;
 
-        /* MotionContext (motion.h) is shared with the GPU twin, which has
-         * no room for the dsp context: setting it up is a few stores. */
-        ff_vmaf_motion_dsp_init(&dsp, s->bpc);
-        sum = ff_vmaf_motion_sad(&dsp, prev, s->ref_linesize,
+        sum = ff_vmaf_motion_sad(&s->dsp, prev, s->ref_linesize,
                                  ref->data[0], ref->linesize[0],
                                  s->w, s->h, s->bpc, s->tmp);
     }

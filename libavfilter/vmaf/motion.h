@@ -31,6 +31,7 @@
 
 #include "collector.h"
 #include "feature.h"
+#include "motion_dsp.h"
 
 typedef struct MotionContext {
     /* options */
@@ -54,6 +55,7 @@ typedef struct MotionContext {
     uint8_t  *refs[2];
     ptrdiff_t ref_linesize;
     int32_t  *tmp;
+    FFVmafMotionDSPContext dsp; ///< set by ff_vmaf_motion_init(), GPU twin's too
 
     unsigned nb_frames;
     double   sad[3];    ///< sad of frame i at sad[i % 3]

@@ -53,6 +53,7 @@ int ff_vmaf_psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     int w[3], h[3];
 
     s->nb_planes = s->enable_chroma ? 3 : 1;
+    ff_vmaf_psnr_dsp_init(&s->dsp, geo->bpc);
     /* The 8-bit peak is 255 but the high-bit-depth one is 2^bpc - 1, not
      * 255 * 2^(bpc - 8), unless reduced_hbd_peak asks for the latter. */
     if (geo->bpc == 8)
@@ -112,14 +113,10 @@ static int psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                         FFVmafFeatureCollector *fc)
 {
     PSNRContext *s = f->priv;
-    FFVmafPSNRDSPContext dsp;
     uint64_t sse[3] = { 0 };
 
-    /* PSNRContext (psnr.h) is shared with the GPU twin, which has no
-     * room for the dsp context: setting it up is a few stores, per frame. */
-    ff_vmaf_psnr_dsp_init(&dsp, ref->bpc);
     for (int p = 0; p < s->nb_planes; p++)
-        sse[p] = dsp.sse_plane(ref->data[p], ref->linesize[p],
+        sse[p] = s->dsp.sse_plane(ref->data[p], ref->linesize[p],
                                dis->data[p], dis->linesize[p],
                                ref->w[p], ref->h[p]);
     return ff_vmaf_psnr_write(f, fc, index, sse, ref->w, ref->h);

@@ -30,6 +30,7 @@
 
 #include "collector.h"
 #include "feature.h"
+#include "psnr_dsp.h"
 
 typedef struct PSNRContext {
     int enable_chroma;
@@ -43,6 +44,7 @@ typedef struct PSNRContext {
     double psnr_max[3];
     /* Sequence totals for the aggregate PSNR (enable_apsnr). */
     uint64_t sse_total[3], n_total[3];
+    FFVmafPSNRDSPContext dsp;   ///< set by ff_vmaf_psnr_init(), GPU twin's too
 } PSNRContext;
 
 extern const FFVmafOption ff_vmaf_psnr_options[];

@@ -95,6 +95,18 @@ int ff_vmaf_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     if (!s->log2_tab)
         return AVERROR(ENOMEM);
     ff_vmaf_vif_log2_init(s->log2_tab);
+    ff_vmaf_vif_dsp_init(&s->dsp);
+
+    /* Pyramid levels alternate between two buffer pairs: scales 1 and 3
+     * in the larger one, scale 2 in the other. */
+    s->tmp_size = FF_VMAF_VIF_TMP_SIZE(geo->width);
+    s->size_13  = (size_t)(geo->width / 2) * (geo->height / 2);
+    s->size_2   = (size_t)(geo->width / 4) * (geo->height / 4);
+    s->buf = av_malloc(s->tmp_size + 2 * (s->size_13 + s->size_2) * sizeof(uint16_t));
+    if (!s->buf) {
+        av_freep(&s->log2_tab);
+        return AVERROR(ENOMEM);
+    }
     return 0;
 }
 
@@ -145,61 +157,31 @@ int ff_vmaf_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
     return ret;
 }
 
-/*
- * The CPU extractor's instance: the shared context first (its options are
- * at the same offsets, and ff_vmaf_vif_init()/close() see a VIFContext),
- * then the kernels this CPU runs.
- */
-typedef struct VIFCPUContext {
-    VIFContext common;
-    FFVmafVifDSPContext dsp;
-} VIFCPUContext;
-
-static int vif_cpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
-{
-    VIFCPUContext *c = f->priv;
-    int ret = ff_vmaf_vif_init(f, geo);
-
-    if (ret < 0)
-        return ret;
-    ff_vmaf_vif_dsp_init(&c->dsp);
-    return 0;
-}
-
 static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        const FFVmafPicture *dis, unsigned index,
                        struct FFVmafFeatureCollector *fc)
 {
-    const VIFCPUContext *c = f->priv;
-    const VIFContext *s = &c->common;
-    const size_t tmp_size = FF_VMAF_VIF_TMP_SIZE(ref->w[0]);
-    /* Pyramid levels alternate between two buffer pairs: scales 1 and 3
-     * in the larger one, scale 2 in the other. */
-    const size_t size_13 = (size_t)(ref->w[0] / 2) * (ref->h[0] / 2);
-    const size_t size_2  = (size_t)(ref->w[0] / 4) * (ref->h[0] / 4);
+    const VIFContext *s = f->priv;
+        uint8_t *buf = s->buf;
     const uint8_t *cur_ref = ref->data[0], *cur_dis = dis->data[0];
     ptrdiff_t ref_stride = ref->linesize[0], dis_stride = dis->linesize[0];
     int w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
     FFVmafVifAccum acc[FF_VMAF_VIF_SCALES] = { { 0 } };
     uint16_t *lvl_13[2], *lvl_2[2];
-    uint8_t *buf;
 
-    buf = av_malloc(tmp_size + 2 * (size_13 + size_2) * sizeof(uint16_t));
-    if (!buf)
-        return AVERROR(ENOMEM);
-    lvl_13[0] = (uint16_t *)(buf + tmp_size);
-    lvl_13[1] = lvl_13[0] + size_13;
-    lvl_2[0]  = lvl_13[1] + size_13;
-    lvl_2[1]  = lvl_2[0]  + size_2;
+    lvl_13[0] = (uint16_t *)(buf + s->tmp_size);
+    lvl_13[1] = lvl_13[0] + s->size_13;
+    lvl_2[0]  = lvl_13[1] + s->size_13;
+    lvl_2[1]  = lvl_2[0]  + s->size_2;
 
     for (int scale = 0; scale < FF_VMAF_VIF_SCALES; scale++) {
         if (scale > 0) {
             uint16_t *const *lvl = scale == 2 ? lvl_2 : lvl_13;
             const ptrdiff_t stride = (w / 2) * sizeof(uint16_t);
 
-            c->dsp.decimate(lvl[0], stride, cur_ref, ref_stride,
+            s->dsp.decimate(lvl[0], stride, cur_ref, ref_stride,
                             w, h, bpc, scale, buf);
-            c->dsp.decimate(lvl[1], stride, cur_dis, dis_stride,
+            s->dsp.decimate(lvl[1], stride, cur_dis, dis_stride,
                             w, h, bpc, scale, buf);
             cur_ref    = (const uint8_t *)lvl[0];
             cur_dis    = (const uint8_t *)lvl[1];
@@ -213,11 +195,10 @@ static int vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         /* A skipped scale 0 is written by ff_vmaf_vif_write(). */
         if (scale == 0 && s->skip_scale0)
             continue;
-        c->dsp.statistic(&acc[scale], cur_ref, ref_stride, cur_dis,
+        s->dsp.statistic(&acc[scale], cur_ref, ref_stride, cur_dis,
                          dis_stride, w, h, bpc, scale, s->enhn_gain_limit,
                          s->log2_tab, buf);
     }
-    av_free(buf);
 
     return ff_vmaf_vif_write(f, fc, index, acc);
 }
@@ -227,15 +208,16 @@ void ff_vmaf_vif_close(FFVmafFeature *f)
     VIFContext *s = f->priv;
 
     av_freep(&s->log2_tab);
+    av_freep(&s->buf);
 }
 
 const FFVmafExtractor ff_vmaf_extractor_vif = {
     .name      = "vif",
     .options   = ff_vmaf_vif_options,
-    .priv_size = sizeof(VIFCPUContext),
+    .priv_size = sizeof(VIFContext),
     .flags     = 0,
     .provides  = ff_vmaf_vif_provides,
-    .init      = vif_cpu_init,
+    .init      = ff_vmaf_vif_init,
     .extract   = vif_extract,
     .close     = ff_vmaf_vif_close,
 };

@@ -37,6 +37,12 @@ typedef struct VIFContext {
     int skip_scale0;
 
     uint16_t *log2_tab;  ///< FF_VMAF_VIF_LOG2_SIZE entries, read-only after init
+
+    /* Set by ff_vmaf_vif_init(), for the GPU twin too: after a fallback,
+     * the CPU extractor finds its kernels and scratch ready. */
+    FFVmafVifDSPContext dsp;
+    uint8_t *buf;        ///< the kernels' scratch, then the pyramid levels
+    size_t tmp_size, size_13, size_2;
 } VIFContext;
 
 extern const FFVmafOption ff_vmaf_vif_options[];
