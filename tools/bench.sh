@@ -1,69 +1,94 @@
-#!/bin/sh
-# Frames per second of vmaf_hip (VMAF, model vmaf_v0.6.1) on the CPU at
-# 576x324, 1080p and 4K, with 1 and 2 threads, and on the GPU when asked.
+#!/bin/bash
+# Frames per second of vmaf_hip on the CPU (backend=cpu unless told):
+# 576x324, 1080p and 4K, 8- and 10-bit, with 1, 2 and all threads, VMAF
+# alone (model vmaf_v0.6.1) and VMAF with psnr, float_ssim, float_ms_ssim
+# and cambi (the set libvmaf's own timing tables use).
 #
 #   tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
 #
-# Inputs are generated once into build/bench as raw yuv420p (testsrc2 and a
-# blurred, noisy copy), so decoding costs nothing. Two numbers per run:
-# "engine fps" is what the log reports (first frame in to last score out),
-# "wall fps" includes reading the files. Results go to stdout as a table.
+# Environment: BENCH_SCALE multiplies the frame counts (default 1: 120,
+# 60 and 20 frames); BENCH_THREADS lists the thread counts (default
+# "1 2 <all>"); BENCH_DIR is where the raw inputs are made (build/bench;
+# put it in tmpfs on a big machine); BENCH_SIZES picks sizes (sd hd 4k);
+# BENCH_CHECKASM=0 skips the per-kernel table.
+#
+# Inputs are raw files made once (testsrc2 against a blurred, noisy copy),
+# so no decoder is timed. For each run: "wall fps" is frames over the
+# whole process's wall time (reading the files included), "fps/CPU-s" is
+# frames over the CPU time it used (user + system, all threads): the speed
+# per core. The last column is the pooled VMAF, identical for every thread
+# count. At the end, the per-kernel table of tests/checkasm --bench.
 set -eu
 
 ffmpeg=${1:-build/ffmpeg}
-extra=${2:-}
-# BENCH_SCALE multiplies the frame counts (GPU runs need more frames).
+extra=${2:-backend=cpu}
 scale=${BENCH_SCALE:-1}
-dir=build/bench
+dir=${BENCH_DIR:-build/bench}
+all_threads=$(nproc)
+threads=${BENCH_THREADS:-"1 2 $all_threads"}
+sizes=${BENCH_SIZES:-"sd hd 4k"}
 mkdir -p "$dir"
 
-gen() { # name size frames
-    [ -f "$dir/$1_ref.yuv" ] && [ "$(stat -c %s "$dir/$1_ref.yuv")" -ge "$(($3 * $(echo $2 | tr x '*') * 3 / 2))" ] && return 0
+gen() { # name size frames pix_fmt
+    local bytes
+    bytes=$(($3 * $(echo "$2" | tr x '*') * 3 / 2))
+    [ "$4" = yuv420p10le ] && bytes=$((bytes * 2))
+    if [ -f "$dir/$1_dis.yuv" ] && [ "$(stat -c %s "$dir/$1_dis.yuv")" -ge "$bytes" ]; then
+        return 0
+    fi
     "$ffmpeg" -nostdin -loglevel error -f lavfi -i "testsrc2=size=$2:rate=25" -frames:v "$3" \
-        -pix_fmt yuv420p -f rawvideo "$dir/$1_ref.yuv"
-    "$ffmpeg" -nostdin -loglevel error -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_ref.yuv" \
-        -vf "avgblur=2,noise=alls=8:allf=t" -pix_fmt yuv420p -f rawvideo "$dir/$1_dis.yuv"
+        -pix_fmt "$4" -f rawvideo -y "$dir/$1_ref.yuv"
+    "$ffmpeg" -nostdin -loglevel error -f rawvideo -pix_fmt "$4" -s "$2" -i "$dir/$1_ref.yuv" \
+        -vf "avgblur=2,noise=alls=8:allf=t" -pix_fmt "$4" -f rawvideo -y "$dir/$1_dis.yuv"
 }
 
-run() { # name size frames threads [features]
-    opts="n_threads=$4:log_fmt=json:log_path=$dir/log.json"
-    [ -n "$extra" ] && opts="$opts:$extra"
-    [ -n "${5:-}" ] && opts="$opts:feature=$5"
-    start=$(date +%s.%N)
-    "$ffmpeg" -nostdin -loglevel error \
-        -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_dis.yuv" \
-        -f rawvideo -pix_fmt yuv420p -s "$2" -i "$dir/$1_ref.yuv" \
-        -lavfi "[0:v][1:v]vmaf_hip=$opts" -frames:v "$3" -f null -
-    end=$(date +%s.%N)
-    engine=$(sed -n 's/^  "fps": \([0-9.]*\),/\1/p' "$dir/log.json")
+run() { # name size frames pix_fmt threads label [features]
+    local opts="n_threads=$5:log_fmt=json:log_path=$dir/log.json:$extra" t wall user sys score
+    [ -n "${7:-}" ] && opts="$opts:feature=$7"
+    t=$( { TIMEFORMAT='%R %U %S'; time "$ffmpeg" -nostdin -loglevel error \
+        -f rawvideo -pix_fmt "$4" -s "$2" -i "$dir/$1_dis.yuv" \
+        -f rawvideo -pix_fmt "$4" -s "$2" -i "$dir/$1_ref.yuv" \
+        -lavfi "[0:v][1:v]vmaf_hip=$opts" -frames:v "$3" -f null - ; } 2>&1 )
+    read -r wall user sys <<< "$(echo "$t" | tail -n1)"
     score=$(sed -n '/"vmaf": {/,/}/s/^ *"mean": \([0-9.]*\),*/\1/p' "$dir/log.json")
-    wall=$(awk -v n="$3" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')
-    printf '| %-9s | %6s | %7s | %10.2f | %8.2f | %s |\n' "$2" "$3" "$4" "$engine" "$wall" "$score"
+    awk -v n="$3" -v w="$wall" -v u="$user" -v s="$sys" -v size="$2" -v fmt="$4" -v th="$5" \
+        -v what="$6" -v score="$score" 'BEGIN {
+        printf "| %-9s | %-2s | %-13s | %7s | %6d | %8.1f | %9.2f | %-9s |\n",
+               size, fmt == "yuv420p" ? 8 : 10, what, th, n, n / w, n / (u + s), score }'
 }
 
-n_sd=$((60 * scale)) n_hd=$((30 * scale)) n_4k=$((10 * scale))
-gen 576x324 576x324 $n_sd
-gen 1080p 1920x1080 $n_hd
-gen 4k 3840x2160 $n_4k
-
-echo "ffmpeg: $ffmpeg; options: ${extra:-backend=auto}; $(nproc) CPUs: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+echo "ffmpeg: $ffmpeg; options: $extra; $all_threads CPUs: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo
-echo "| size      | frames | threads | engine fps | wall fps | VMAF mean |"
-echo "|-----------|--------|---------|------------|----------|-----------|"
-for t in ${BENCH_THREADS:-1 2}; do
-    run 576x324 576x324 $n_sd $t
-    run 1080p 1920x1080 $n_hd $t
-    run 4k 3840x2160 $n_4k $t
+echo "| size      | bit| features      | threads | frames | wall fps | fps/CPU-s | VMAF mean |"
+echo "|-----------|----|---------------|---------|--------|----------|-----------|-----------|"
+extras='name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi'
+for s in $sizes; do
+    case $s in
+    sd) size=576x324   n=$((120 * scale)) ;;
+    hd) size=1920x1080 n=$((60 * scale)) ;;
+    4k) size=3840x2160 n=$((20 * scale)) ;;
+    *)  echo "unknown size $s" >&2; exit 1 ;;
+    esac
+    for fmt in yuv420p yuv420p10le; do
+        gen "${s}_$fmt" $size $n $fmt
+        for t in $threads; do
+            run "${s}_$fmt" $size $n $fmt $t "VMAF"
+        done
+    done
+    # The extras, at 1080p (where libvmaf's figures are).
+    if [ "$s" = hd ]; then
+        for t in $threads; do
+            run "${s}_yuv420p" $size $n yuv420p $t "VMAF+4 extras" "$extras"
+        done
+    fi
 done
 
-# The features scripts ask for beside VMAF (libvmaf's own timing table runs
-# the same set: model + psnr + float_ssim + float_ms_ssim + cambi).
-all='name=psnr\\|name=float_ssim\\|name=float_ms_ssim\\|name=cambi'
-echo
-echo "VMAF + psnr + float_ssim + float_ms_ssim + cambi:"
-echo
-echo "| size      | frames | threads | engine fps | wall fps | VMAF mean |"
-echo "|-----------|--------|---------|------------|----------|-----------|"
-for t in ${BENCH_THREADS:-1 2}; do
-    run 1080p 1920x1080 $n_hd $t "$all"
-done
+if [ "${BENCH_CHECKASM:-1}" != 0 ] && [ -x build/checkasm ]; then
+    echo
+    echo "Per kernel (build/checkasm --bench): time per call of C and of each SIMD tier."
+    echo
+    echo '```'
+    build/checkasm --bench | grep '^BENCH'
+    echo '```'
+fi

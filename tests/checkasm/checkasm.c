@@ -36,6 +36,12 @@ static const struct {
     { "vif",    checkasm_check_vif    },
     { "adm",    checkasm_check_adm    },
     { "motion", checkasm_check_motion },
+    { "ssim",   checkasm_check_ssim   },
+    { "cambi",  checkasm_check_cambi  },
+    { "float",  checkasm_check_float  },
+    { "psnr_hvs", checkasm_check_psnr_hvs },
+    { "ciede",  checkasm_check_ciede  },
+    { "speed",  checkasm_check_speed  },
 };
 
 static CheckasmTier tier_c      = { "c", 0 };
@@ -136,7 +142,10 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--test=", 7))
             only = argv[i] + 7;
         else {
-            fprintf(stderr, "usage: %s [--bench] [--seed=N] [--test=vif|adm|motion]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--bench] [--seed=N] [--test=<dsp>]\ndsps:", argv[0]);
+            for (size_t j = 0; j < sizeof(dsps) / sizeof(dsps[0]); j++)
+                fprintf(stderr, " %s", dsps[j].name);
+            fprintf(stderr, "\n");
             return 2;
         }
     }

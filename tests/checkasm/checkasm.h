@@ -103,5 +103,11 @@ void checkasm_bench_report(const char *dsp, const char *func, const char *what,
 void checkasm_check_vif(void);
 void checkasm_check_adm(void);
 void checkasm_check_motion(void);
+void checkasm_check_ssim(void);
+void checkasm_check_cambi(void);
+void checkasm_check_float(void);
+void checkasm_check_psnr_hvs(void);
+void checkasm_check_ciede(void);
+void checkasm_check_speed(void);
 
 #endif /* TESTS_CHECKASM_CHECKASM_H */
