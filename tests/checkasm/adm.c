@@ -482,7 +482,10 @@ static void fill_decouple32(int32_t *o[3], int32_t *tt[3], int n, int mode, int 
     }
 }
 
-static const double egls[] = { 100.0, 1.0, 1.5, 37.25 };
+/* The default 100, the limits, and gains with few and many significant
+ * bits (the scale-0 SIMD limit runs in float for the former). */
+static const double egls[] = { 100.0, 1.0, 1.5, 37.25, 99.9, 2.718281828459045 };
+#define NB_EGLS (int)(sizeof(egls) / sizeof(egls[0]))
 
 static void check_decouple_s0(void)
 {
@@ -492,7 +495,7 @@ static void check_decouple_s0(void)
             const int n = checkasm_widths[wi];
             for (int m = 0; m < D_NB; m++) {
                 int16_t *o[3], *tt[3], *r[3], *a[3], *rs[3], *as[3];
-                const double egl = egls[checkasm_rand_int(4)];
+                const double egl = egls[checkasm_rand_int(NB_EGLS)];
                 for (int b = 0; b < 3; b++) {
                     o[b]  = at(&in_buf[b], 2);
                     tt[b] = at(&in_buf[3 + b], 2);
@@ -544,7 +547,7 @@ static void check_decouple_s123(void)
             for (int m = 0; m < D_NB; m++) {
                 for (int bi = 0; bi < 4; bi++) {
                     int32_t *o[3], *tt[3], *r[3], *a[3], *rs[3], *as[3];
-                    const double egl = egls[checkasm_rand_int(4)];
+                    const double egl = egls[checkasm_rand_int(NB_EGLS)];
                     if (m != M_RAND && m != M_SMALL && m < NB_MODES && bi)
                         continue;
                     for (int b = 0; b < 3; b++) {

@@ -32,6 +32,7 @@
  * same operations, in the same order, as the C code.
  */
 
+#include <math.h>
 #include <stdint.h>
 
 #include "libavutil/attributes.h"
@@ -319,9 +320,24 @@ static av_always_inline __m128i limit4(__m128i rv, __m128i t, __m128i opos, __m2
                                                  _mm256_min_pd(re, td), m));
 }
 
+/*
+ * Whether rv * egl is exact in float for every scale-0 rv (|rv| <= 2^15,
+ * at most 16 significant bits): egl of at most 8 significant bits, as the
+ * default 100. Then the gain limit can run on 8 float lanes and give the
+ * C code's double results.
+ */
+static int egl_exact_in_float(double egl)
+{
+    int e;
+    double m = ldexp(frexp(egl, &e), 8);
+
+    return egl >= 0x1p-20 && egl <= 0x1p20 && m == floor(m);
+}
+
 /* Restored values of 8 scale-0 lanes (o, t sign-extended to int32). */
 static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
-                                            const int32_t *lut, __m256d egl)
+                                            const int32_t *lut, __m256d egl,
+                                            int egl_f, __m256 eglf)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i r64  = _mm256_set1_epi64x(16384);
@@ -344,7 +360,13 @@ static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
     cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
     if (_mm256_testz_si256(cond, cond))
         return rv;
-    {
+    if (egl_f) {
+        __m256 re = _mm256_mul_ps(_mm256_cvtepi32_ps(rv), eglf);
+        __m256 tf = _mm256_cvtepi32_ps(t);
+        __m256 m  = _mm256_castsi256_ps(_mm256_cmpgt_epi32(o, zero));
+        lim = _mm256_cvttps_epi32(_mm256_blendv_ps(_mm256_max_ps(re, tf),
+                                                   _mm256_min_ps(re, tf), m));
+    } else {
         __m256i opos = _mm256_cmpgt_epi32(o, zero);
         __m128i l0 = limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
                             _mm256_castsi256_si128(opos), egl);
@@ -361,6 +383,8 @@ void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
                                   int n, double egl, const int32_t *div_lut)
 {
     const __m256d eglv = _mm256_set1_pd(egl);
+    const __m256 eglf  = _mm256_set1_ps((float)egl);
+    const int egl_f    = egl_exact_in_float(egl);
     const __m256i m16  = _mm256_set1_epi32(0xffff);
     const int nv = n & ~7;
 
@@ -387,7 +411,7 @@ void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
         for (int b = 0; b < 3; b++) {
             __m256i ob = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
             __m256i tb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
-            __m256i rr = restore8_s0(ob, tb, angle, div_lut, eglv);
+            __m256i rr = restore8_s0(ob, tb, angle, div_lut, eglv, egl_f, eglf);
             __m256i aa = _mm256_sub_epi32(tb, rr);
             /* int16 truncation of both, packed as r | a. */
             __m256i p = _mm256_packus_epi32(_mm256_and_si256(rr, m16),
