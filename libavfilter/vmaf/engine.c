@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include "libavutil/avstring.h"
+#include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
-#include "libavutil/slicethread.h"
 
 #include "engine.h"
 #include "engine_internal.h"
@@ -56,7 +56,6 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
         return;
     /* The workers first: they use the features. */
     ff_vmaf_engine_frames_free(e);
-    avpriv_slicethread_free(&e->threads);
     av_freep(&e->unpack_buf[0]);
     av_freep(&e->unpack_buf[1]);
     /* GPU twins release device memory: their context must be current. */
@@ -200,15 +199,6 @@ int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list)
     return ff_vmaf_engine_parse_list(e, list, add_feature_entry);
 }
 
-static void run_feature_job(void *priv, int jobnr, int threadnr,
-                            int nb_jobs, int nb_threads)
-{
-    FFVmafEngine *e = priv;
-    FFVmafFeature *f = e->jobs[jobnr];
-    e->job_ret[jobnr] = f->ex->extract(f, e->cur_ref, e->cur_dis,
-                                       e->nb_pushed, e->fc);
-}
-
 /* The scratch planes *buf, allocated the first time they are needed. */
 static uint8_t *unpack_buffer(FFVmafEngine *e, uint8_t **buf)
 {
@@ -276,19 +266,16 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
             !unpack_buffer(e, &e->unpack_buf[w]))
             return AVERROR(ENOMEM);
 
+    if (n_threads <= 0)
+        n_threads = av_cpu_count();
     if (n_threads != 1 && cpu_features(e)) {
         /* Whole frames in parallel: as many threads as asked, however few
          * features there are (with the GPU: for those on the CPU). */
         if ((ret = ff_vmaf_engine_frames_init(e, n_threads)) < 0)
             return ret;
         e->nb_threads = n_threads;
-    } else if (n_threads != 1) {
-        ret = avpriv_slicethread_create(&e->threads, e, run_feature_job,
-                                        NULL, n_threads);
-        if (ret < 0)
-            return ret;
-        e->nb_threads = ret;
     } else {
+        /* One thread, or every feature on the GPU. */
         e->nb_threads = 1;
     }
     return ff_vmaf_engine_configure_models(e);
@@ -504,19 +491,12 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
         e->gpu_collected = e->gpu ? 1 : 0;
         if (e->frames)
             ff_vmaf_engine_frames_first_done(e);
-    } else if (!e->threads || nb_jobs < 2) {
+    } else {
         for (int i = 0; i < nb_jobs; i++) {
             FFVmafFeature *f = e->jobs[i];
             if ((ret = f->ex->extract(f, ref, dis, index, e->fc)) < 0)
                 return ret;
         }
-    } else {
-        e->cur_ref = ref;
-        e->cur_dis = dis;
-        avpriv_slicethread_execute(e->threads, nb_jobs, 0);
-        for (int i = 0; i < nb_jobs; i++)
-            if (e->job_ret[i] < 0)
-                return e->job_ret[i];
     }
     e->nb_pushed++;
     /* Read back the previous frame while this one runs on the GPU. */

@@ -103,7 +103,11 @@ void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t s
 /** Whether any feature runs on a GPU. */
 int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e);
 
-/** Initialise every extractor for pictures of geo. */
+/**
+ * Initialise every extractor for pictures of geo. n_threads > 1 (0: one per
+ * core) scores that many frames at once on the CPU, each on a thread of
+ * its own.
+ */
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
                              int n_threads, unsigned n_subsample);
 

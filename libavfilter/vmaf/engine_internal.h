@@ -27,7 +27,6 @@
 
 #include "libavutil/dict.h"
 #include "libavutil/frame.h"
-#include "libavutil/slicethread.h"
 
 #include "collector.h"
 #include "engine.h"
@@ -77,15 +76,11 @@ struct FFVmafEngine {
      * (engine_nonfinite.c). */
     AVDictionary *nonfinite_keys;
 
-    /* Frames in parallel (engine_frames.c); NULL: one frame at a time,
-     * its features split over the slice threads below. */
+    /* Frames in parallel (engine_frames.c); NULL: one frame at a time, on
+     * the caller's thread. */
     struct EngineFrames *frames;
-
-    AVSliceThread *threads;
     int nb_threads;
     FFVmafFeature *jobs[MAX_FEATURES];
-    int job_ret[MAX_FEATURES];
-    const FFVmafPicture *cur_ref, *cur_dis;
 };
 
 int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
