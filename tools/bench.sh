@@ -7,10 +7,12 @@
 #   tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
 #
 # Environment: BENCH_SCALE multiplies the frame counts (default 1: 120,
-# 60 and 20 frames); BENCH_THREADS lists the thread counts (default
-# "1 2 <all>"); BENCH_DIR is where the raw inputs are made (build/bench;
-# put it in tmpfs on a big machine); BENCH_SIZES picks sizes (sd hd 4k);
-# BENCH_CHECKASM=0 skips the per-kernel table.
+# 60 and 20 frames); BENCH_MT_FRAMES multiplies them again for runs of 4
+# threads or more (default 1), so that many threads run long enough to be
+# timed; BENCH_THREADS lists the thread counts (default "1 2 <all>");
+# BENCH_DIR is where the raw inputs are made (build/bench; put it in tmpfs
+# on a big machine); BENCH_SIZES picks sizes (sd hd 4k); CHECKASM is the
+# checkasm program for the per-kernel table (build/checkasm; none: skip).
 #
 # Inputs are raw files made once (testsrc2 against a blurred, noisy copy),
 # so no decoder is timed. For each run: "wall fps" is frames over the
@@ -23,6 +25,8 @@ set -eu
 ffmpeg=${1:-build/ffmpeg}
 extra=${2:-backend=cpu}
 scale=${BENCH_SCALE:-1}
+mt=${BENCH_MT_FRAMES:-1}
+checkasm=${CHECKASM:-build/checkasm}
 dir=${BENCH_DIR:-build/bench}
 all_threads=$(nproc)
 threads=${BENCH_THREADS:-"1 2 $all_threads"}
@@ -70,25 +74,26 @@ for s in $sizes; do
     4k) size=3840x2160 n=$((20 * scale)) ;;
     *)  echo "unknown size $s" >&2; exit 1 ;;
     esac
+    frames() { if [ "$1" -ge 4 ]; then echo $((n * mt)); else echo $n; fi; }
     for fmt in yuv420p yuv420p10le; do
-        gen "${s}_$fmt" $size $n $fmt
+        gen "${s}_$fmt" $size $((n * mt)) $fmt
         for t in $threads; do
-            run "${s}_$fmt" $size $n $fmt $t "VMAF"
+            run "${s}_$fmt" $size "$(frames $t)" $fmt $t "VMAF"
         done
     done
     # The extras, at 1080p (where libvmaf's figures are).
     if [ "$s" = hd ]; then
         for t in $threads; do
-            run "${s}_yuv420p" $size $n yuv420p $t "VMAF+4 extras" "$extras"
+            run "${s}_yuv420p" $size "$(frames $t)" yuv420p $t "VMAF+4 extras" "$extras"
         done
     fi
 done
 
-if [ "${BENCH_CHECKASM:-1}" != 0 ] && [ -x build/checkasm ]; then
+if [ -x "$checkasm" ]; then
     echo
-    echo "Per kernel (build/checkasm --bench): time per call of C and of each SIMD tier."
+    echo "Per kernel (tests/checkasm --bench): time per call of C and of each SIMD tier."
     echo
     echo '```'
-    build/checkasm --bench | grep '^BENCH'
+    "$checkasm" --bench | grep '^BENCH'
     echo '```'
 fi
