@@ -322,7 +322,7 @@ static av_always_inline __m128i limit4(__m128i rv, __m128i t, __m128i opos, __m2
 
 /*
  * Whether rv * egl is exact in float for every scale-0 rv (|rv| <= 2^15,
- * at most 16 significant bits): egl of at most 8 significant bits, as the
+ * at most 15 significant bits): egl of at most 8 significant bits, as the
  * default 100. Then the gain limit can run on 8 float lanes and give the
  * C code's double results.
  */
