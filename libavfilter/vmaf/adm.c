@@ -72,25 +72,6 @@ typedef struct ADMRows {
     size_t stride;
 } ADMRows;
 
-/*
- * The CPU extractor's own state. ADMContext (adm.h) is shared with the GPU
- * twin, whose private context begins with it, and its one allocation is
- * div_lut: the state lives in the same block, after the table, and is
- * freed with it.
- */
-typedef struct ADMCpuState {
-    FFVmafADMDSPContext dsp;
-    uint8_t *buf;               ///< extract()'s scratch: rows, then band planes
-    size_t stride;              ///< of one scratch row
-    size_t a0, a1, a2;          ///< bytes of one band_a plane of scales 0..2
-} ADMCpuState;
-
-#define DIV_LUT_BYTES FFALIGN(FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t), 64)
-
-static ADMCpuState *cpu_state(const ADMContext *s)
-{
-    return (ADMCpuState *)((uint8_t *)s->div_lut + DIV_LUT_BYTES);
-}
 
 typedef struct ADMScaleResult {
     float num, den, aim;
@@ -325,7 +306,7 @@ int ff_vmaf_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     ADMContext *s = f->priv;
     const ADMScaleGeom *g;
-    ADMCpuState *st;
+    ADMContext *st;
     int ret;
 
     if (geo->bpc != 8 && geo->bpc != 10 && geo->bpc != 12 && geo->bpc != 16) {
@@ -354,11 +335,11 @@ int ff_vmaf_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     adm_init_geometry(s, geo->width, geo->height);
     s->limit = 1e-10 * ((double)geo->width * geo->height) / (1920.0 * 1080.0);
 
-    s->div_lut = av_malloc(DIV_LUT_BYTES + sizeof(ADMCpuState));
+    s->div_lut = av_malloc_array(FF_VMAF_ADM_DIV_LUT_SIZE, sizeof(*s->div_lut));
     if (!s->div_lut)
         return AVERROR(ENOMEM);
     ff_vmaf_adm_div_lut_init(s->div_lut);
-    st = cpu_state(s);
+    st = s;
     ff_vmaf_adm_dsp_init(&st->dsp);
 
     /* Every scratch row holds the widest DWT input, plus padding, as int64. */
@@ -803,7 +784,7 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                        struct FFVmafFeatureCollector *fc)
 {
     const ADMContext *s = f->priv;
-    ADMCpuState *st = cpu_state(s);
+    const ADMContext *st = s;
     const FFVmafADMDSPContext *dsp = &st->dsp;
     const FFVmafPicture *const pic[2] = { ref, dis };
     ADMScaleSums sums[FF_VMAF_ADM_SCALES] = { 0 };
@@ -835,8 +816,7 @@ void ff_vmaf_adm_close(FFVmafFeature *f)
 {
     ADMContext *s = f->priv;
 
-    if (s->div_lut)
-        av_freep(&cpu_state(s)->buf);
+    av_freep(&s->buf);
     av_freep(&s->div_lut);
 }
 

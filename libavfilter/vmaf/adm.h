@@ -67,6 +67,13 @@ typedef struct ADMContext {
     ADMScaleGeom g[FF_VMAF_ADM_SCALES];
     double limit;           ///< num/den below this count as 0
     int32_t *div_lut;       ///< FF_VMAF_ADM_DIV_LUT_SIZE, read-only after init
+
+    /* The CPU's kernels and scratch, set up by ff_vmaf_adm_init() for the
+     * GPU twin too: after a fallback, the CPU extractor finds them ready. */
+    FFVmafADMDSPContext dsp;
+    uint8_t *buf;           ///< extract()'s scratch: rows, then band planes
+    size_t stride;          ///< of one scratch row
+    size_t a0, a1, a2;      ///< bytes of one band_a plane of scales 0..2
 } ADMContext;
 
 /**
