@@ -47,6 +47,14 @@ static av_always_inline void mac8(__m256d acc[2], __m256 k, __m256 v)
     acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
 }
 
+/* The same from memory: two 4-lane products, no lane extraction. */
+static av_always_inline void mac8m(__m256d acc[2], __m256 k, const float *v)
+{
+    const __m128 k4 = _mm256_castps256_ps128(k);
+    acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm_mul_ps(k4, _mm_loadu_ps(v))));
+    acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm_mul_ps(k4, _mm_loadu_ps(v + 4))));
+}
+
 /* The two double halves rounded to float, as eight lanes. */
 static av_always_inline __m256 to_float8(const __m256d acc[2])
 {
@@ -103,7 +111,12 @@ void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
 #define LP FF_VMAF_MS_SSIM_LOWPASS
 /* Outputs per strip: the strip's rows are split into even and odd
  * columns first, so that every tap is one unaligned load. */
-#define STRIP 64
+#define STRIP 128
+#define CACHE 16
+/* Output rows ahead whose new input rows are prefetched. */
+#define PREFETCH 2
+/* Blocks of 8 outputs computed side by side. */
+#define NBLK 4
 
 static int mirror_sym(int i, int n)
 {
@@ -151,6 +164,33 @@ static av_always_inline void deinterleave(float *e, float *o, const float *r, in
     }
 }
 
+/*
+ * nb blocks of 8 outputs from the split rows, starting at output b of the
+ * strip: one sum (two 4-lane halves) per block, in kernel order; the
+ * blocks only run side by side, so that their additions overlap.
+ */
+static av_always_inline void lowpass_blocks(float *d, float (*ev)[STRIP + 8],
+                                            float (*od)[STRIP + 8], const int slot[LP],
+                                            int b, int nb)
+{
+    __m256d acc[NBLK][2];
+
+    for (int j = 0; j < nb; j++)
+        acc[j][0] = acc[j][1] = _mm256_setzero_pd();
+    for (int ky = 0; ky < LP; ky++) {
+        const float *k = ff_vmaf_ms_ssim_lowpass[ky];
+        const float *e = ev[slot[ky]] + b, *o = od[slot[ky]] + b;
+        for (int kx = 0; kx < LP; kx++) {
+            const float *r = (kx & 1 ? o : e) + (kx >> 1);
+            const __m256 kv = _mm256_set1_ps(k[kx]);
+            for (int j = 0; j < nb; j++)
+                mac8m(acc[j], kv, r + 8 * j);
+        }
+    }
+    for (int j = 0; j < nb; j++)
+        _mm256_storeu_ps(d + 8 * j, to_float8(acc[j]));
+}
+
 void ff_vmaf_ms_ssim_decimate_avx2(float *dst, ptrdiff_t dst_stride,
                                    const float *src, ptrdiff_t src_stride,
                                    int w, int h)
@@ -161,13 +201,21 @@ void ff_vmaf_ms_ssim_decimate_avx2(float *dst, ptrdiff_t dst_stride,
     /* Outputs [x0, x1) read no column outside the plane. */
     const int x0 = (half + 1) / 2;
     int x1 = w - 1 - half < 0 ? 0 : (w - 1 - half) / 2 + 1;
-    DECLARE_ALIGNED(32, float, ev)[LP][STRIP + 8];
-    DECLARE_ALIGNED(32, float, od)[LP][STRIP + 8];
+    /* Split rows of the current strip, by input row modulo CACHE: the
+     * rows of one window span less than CACHE, and consecutive output
+     * rows share seven of their nine. */
+    DECLARE_ALIGNED(32, float, ev)[CACHE][STRIP + 8];
+    DECLARE_ALIGNED(32, float, od)[CACHE][STRIP + 8];
+    int tag[CACHE];
+    int xv;
 
     if (x1 > ow)
         x1 = ow;
     if (x1 < x0)
         x1 = x0;
+    /* The vector part: all of [x0, x1) once it holds a block of 8 (the
+     * last block of a row may overlap the one before it). */
+    xv = x1 - x0 < 8 ? x0 : x1;
 
     for (int oy = 0; oy < oh; oy++) {
         const float *rows[LP];
@@ -176,36 +224,55 @@ void ff_vmaf_ms_ssim_decimate_avx2(float *dst, ptrdiff_t dst_stride,
 
         for (int k = 0; k < LP; k++)
             rows[k] = src + mirror_sym(2 * oy - half + k, h) * src_stride;
-
         for (ox = 0; ox < x0 && ox < ow; ox++)
             d[ox] = lowpass_at(rows, 2 * ox - half, w);
-
-        while (ox + 8 <= x1) {
-            const int n = FFMIN(STRIP, (x1 - ox) & ~7);
-            const int c0 = 2 * ox - half;
-
-            /* Outputs ox .. ox + n - 1 read columns c0 .. c0 + 2 n + 6:
-             * n + 4 even ones and n + 3 odd ones. */
-            for (int ky = 0; ky < LP; ky++)
-                deinterleave(ev[ky], od[ky], rows[ky] + c0, n + 4);
-
-            for (int b = 0; b < n; b += 8) {
-                __m256d acc[2] = { _mm256_setzero_pd(), _mm256_setzero_pd() };
-                for (int ky = 0; ky < LP; ky++) {
-                    const float *k = ff_vmaf_ms_ssim_lowpass[ky];
-                    const float *e = ev[ky] + b, *o = od[ky] + b;
-                    for (int kx = 0; kx < LP; kx++) {
-                        const float *r = (kx & 1 ? o : e) + (kx >> 1);
-                        mac8(acc, _mm256_set1_ps(k[kx]), _mm256_loadu_ps(r));
-                    }
-                }
-                _mm256_storeu_ps(d + ox + b, to_float8(acc));
-            }
-            ox += n;
-        }
-
-        for (; ox < ow; ox++)
+        for (ox = xv > x0 ? xv : ox; ox < ow; ox++)
             d[ox] = lowpass_at(rows, 2 * ox - half, w);
+    }
+
+    for (int sx = x0; sx < xv; sx += STRIP) {
+        int n = FFMIN(STRIP, xv - sx), c0;
+
+        if (n < 8) {
+            sx = xv - 8;
+            n  = 8;
+        }
+        c0 = 2 * sx - half;
+
+        for (int i = 0; i < CACHE; i++)
+            tag[i] = -1;
+        for (int oy = 0; oy < oh; oy++) {
+            float (*e)[STRIP + 8] = ev, (*o)[STRIP + 8] = od;
+            int slot[LP], b;
+
+            /* Outputs sx .. sx + n - 1 read columns c0 .. c0 + 2 n + 6:
+             * n + 4 even ones and n + 3 odd ones. */
+            for (int k = 0; k < LP; k++) {
+                const int y = mirror_sym(2 * oy - half + k, h);
+                slot[k] = y % CACHE;
+                if (tag[slot[k]] != y) {
+                    deinterleave(ev[slot[k]], od[slot[k]], src + y * src_stride + c0, n + 4);
+                    tag[slot[k]] = y;
+                }
+            }
+            /* The strip walks down the plane: fetch the two rows that
+             * output row oy + PREFETCH adds to its window. */
+            for (int k = LP - 2; k < LP; k++) {
+                const int y = 2 * (oy + PREFETCH) - half + k;
+                if (y < h) {
+                    const char *r = (const char *)(src + y * src_stride + c0);
+                    for (int i = 0; i < (2 * n + 7) * (int)sizeof(float); i += 64)
+                        _mm_prefetch(r + i, _MM_HINT_T0);
+                    _mm_prefetch(r + (2 * n + 6) * sizeof(float), _MM_HINT_T0);
+                }
+            }
+            for (b = 0; b + 8 * NBLK <= n; b += 8 * NBLK)
+                lowpass_blocks(dst + oy * dst_stride + sx + b, e, o, slot, b, NBLK);
+            for (; b + 8 <= n; b += 8)
+                lowpass_blocks(dst + oy * dst_stride + sx + b, e, o, slot, b, 1);
+            if (b < n)
+                lowpass_blocks(dst + oy * dst_stride + sx + n - 8, e, o, slot, n - 8, 1);
+        }
     }
 }
 
@@ -252,7 +319,7 @@ void ff_vmaf_ssim_window_h_avx2(float *dst, ptrdiff_t map_stride,
         for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++) {
             const __m256 gk = _mm256_set1_ps(g[k]);
             for (int m = 0; m < NB_MAPS; m++)
-                mac8(acc[m], gk, _mm256_loadu_ps(src[m] + x + k));
+                mac8m(acc[m], gk, src[m] + x + k);
         }
         for (int m = 0; m < NB_MAPS; m++)
             _mm256_storeu_ps(dst + m * map_stride + x, to_float8(acc[m]));
@@ -260,7 +327,7 @@ void ff_vmaf_ssim_window_h_avx2(float *dst, ptrdiff_t map_stride,
 }
 
 /* Positions whose terms are computed before they are added up. */
-#define CHUNK 64
+#define CHUNK 32
 
 void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
                                 const float *const rows[FF_VMAF_SSIM_WINDOW],
@@ -295,7 +362,7 @@ void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
             for (int k = 0; k < FF_VMAF_SSIM_WINDOW; k++) {
                 const __m256 gk = _mm256_set1_ps(g[k]);
                 for (int m = 0; m < NB_MAPS; m++)
-                    mac8(acc[m], gk, _mm256_loadu_ps(rows[k] + m * map_stride + x));
+                    mac8m(acc[m], gk, rows[k] + m * map_stride + x);
             }
             mu1 = to_float8(acc[MU1]);
             mu2 = to_float8(acc[MU2]);
