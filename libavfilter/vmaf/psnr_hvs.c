@@ -105,6 +105,7 @@ typedef struct PSNRHVSContext {
     /** Masking weights: the squared CSF scaled by 0.3885746..., as float. */
     float mask_tab[3][64];
     float peak2;    ///< (2^bpc - 1)^2
+    FFVmafPsnrHvsDSPContext dsp;
 } PSNRHVSContext;
 
 static const char *const plane_names[3] = {
@@ -140,60 +141,93 @@ static int psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             s->mask_tab[p][k] = (float)(c * c);
         }
     s->peak2 = (float)(max * max);
+    ff_vmaf_psnr_hvs_dsp_init(&s->dsp);
     return 0;
 }
 
-static void load_block(int32_t blk[64], const uint8_t *data, ptrdiff_t linesize,
-                       int x, int y, int bpc)
+/*
+ * Load the n (1..8) blocks of a group, block b starting at (x + 7 b, y),
+ * into lanes 0..n-1; the other lanes are zeroed so that every lane holds
+ * valid input.
+ */
+static void load_group(int32_t *blk, const uint8_t *data, ptrdiff_t linesize,
+                       int x, int y, int n, int bpc)
 {
+    const int L = FF_VMAF_PSNR_HVS_LANES;
+
+    if (n < L)
+        for (int k = 0; k < 64; k++)
+            for (int b = n; b < L; b++)
+                blk[k * L + b] = 0;
     if (bpc == 8) {
-        const uint8_t *src = data + y * linesize + x;
-        for (int i = 0; i < 8; i++, src += linesize)
-            for (int j = 0; j < 8; j++)
-                blk[8 * i + j] = src[j];
+        for (int b = 0; b < n; b++) {
+            const uint8_t *src = data + y * linesize + x + FF_VMAF_PSNR_HVS_STEP * b;
+            for (int i = 0; i < 8; i++, src += linesize)
+                for (int j = 0; j < 8; j++)
+                    blk[(8 * i + j) * L + b] = src[j];
+        }
     } else {
         /* Samples above the depth (invalid input) are clamped to it: the
          * transform's int32 arithmetic has room for 12-bit samples only. */
         const int max = (1 << bpc) - 1;
-        const uint8_t *row = data + y * linesize;
-        for (int i = 0; i < 8; i++, row += linesize) {
-            const uint16_t *src = (const uint16_t *)row + x;
-            for (int j = 0; j < 8; j++)
-                blk[8 * i + j] = FFMIN(src[j], max);
+        for (int b = 0; b < n; b++) {
+            const uint8_t *row = data + y * linesize;
+            for (int i = 0; i < 8; i++, row += linesize) {
+                const uint16_t *src = (const uint16_t *)row + x + FF_VMAF_PSNR_HVS_STEP * b;
+                for (int j = 0; j < 8; j++)
+                    blk[(8 * i + j) * L + b] = FFMIN(src[j], max);
+            }
         }
     }
+}
+
+/* Bit b set where block b of the two groups differs. */
+static unsigned diff_lanes(const int32_t *a, const int32_t *b)
+{
+    const int L = FF_VMAF_PSNR_HVS_LANES;
+    unsigned live = 0;
+
+    for (int k = 0; k < 64; k++)
+        for (int l = 0; l < L; l++)
+            live |= (unsigned)(a[k * L + l] != b[k * L + l]) << l;
+    return live;
 }
 
 /* Mean masked error of plane p relative to the squared peak (0: equal). */
 static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
                          const FFVmafPicture *dis, int p)
 {
+    const FFVmafPsnrHvsDSPContext *dsp = &s->dsp;
     const float *csf = csf_tab[p], *mask_tab = s->mask_tab[p];
+    const int L = FF_VMAF_PSNR_HVS_LANES;
     int w = ref->w[p], h = ref->h[p], count = 0;
-    float acc = 0.0f;
-
     /* Blocks start every 7 samples, so neighbours share a row or column;
      * samples right of or below the last whole block are not used. */
-    for (int y = 0; y < h - 7; y += FF_VMAF_PSNR_HVS_STEP) {
-        for (int x = 0; x < w - 7; x += FF_VMAF_PSNR_HVS_STEP) {
-            int32_t px_ref[64], px_dis[64], dct_ref[64], dct_dis[64];
-            float mask_ref, mask_dis;
+    int nbx = (w - 8) / FF_VMAF_PSNR_HVS_STEP + 1;
+    float acc = 0.0f;
 
-            load_block(px_ref, ref->data[p], ref->linesize[p], x, y, ref->bpc);
-            load_block(px_dis, dis->data[p], dis->linesize[p], x, y, dis->bpc);
-            count += 64;
+    for (int y = 0; y < h - 7; y += FF_VMAF_PSNR_HVS_STEP) {
+        /* Groups of up to 8 neighbouring blocks; acc still takes the
+         * blocks one after another, left to right. */
+        for (int bx = 0; bx < nbx; bx += L) {
+            int32_t px_ref[FF_VMAF_PSNR_HVS_GROUP], px_dis[FF_VMAF_PSNR_HVS_GROUP];
+            int32_t dct_ref[FF_VMAF_PSNR_HVS_GROUP], dct_dis[FF_VMAF_PSNR_HVS_GROUP];
+            float mask_ref[FF_VMAF_PSNR_HVS_LANES], mask_dis[FF_VMAF_PSNR_HVS_LANES];
+            int x = bx * FF_VMAF_PSNR_HVS_STEP, n = FFMIN(L, nbx - bx);
+            unsigned live;
+
+            load_group(px_ref, ref->data[p], ref->linesize[p], x, y, n, ref->bpc);
+            load_group(px_dis, dis->data[p], dis->linesize[p], x, y, n, dis->bpc);
+            count += 64 * n;
             /* Equal blocks add exactly +0 to every term of acc. */
-            if (!memcmp(px_ref, px_dis, sizeof(px_ref)))
+            if (!(live = diff_lanes(px_ref, px_dis)))
                 continue;
-            ff_vmaf_psnr_hvs_fdct8x8(dct_ref, px_ref);
-            ff_vmaf_psnr_hvs_fdct8x8(dct_dis, px_dis);
-            mask_ref = ff_vmaf_psnr_hvs_block_mask(px_ref, dct_ref, mask_tab);
-            mask_dis = ff_vmaf_psnr_hvs_block_mask(px_dis, dct_dis, mask_tab);
-            /* The stronger masking of the two pictures applies. */
-            if (mask_dis > mask_ref)
-                mask_ref = mask_dis;
-            acc = ff_vmaf_psnr_hvs_block_error(acc, dct_ref, dct_dis, mask_ref,
-                                               csf, mask_tab);
+            dsp->fdct8x8(dct_ref, px_ref);
+            dsp->fdct8x8(dct_dis, px_dis);
+            dsp->block_mask(mask_ref, px_ref, dct_ref, mask_tab);
+            dsp->block_mask(mask_dis, px_dis, dct_dis, mask_tab);
+            acc = dsp->block_error(acc, dct_ref, dct_dis, mask_ref, mask_dis,
+                                   live, csf, mask_tab);
         }
     }
     return acc / (float)count / s->peak2;

@@ -19,6 +19,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "config.h"
+
+#include "libavutil/attributes.h"
+
 #include "psnr_hvs_dsp.h"
 
 /* Halve, rounding toward zero (the lifting steps rely on it). */
@@ -93,20 +97,27 @@ void ff_vmaf_psnr_hvs_fdct8(int32_t *y, ptrdiff_t ystride,
     y[7 * ystride] = t7;
 }
 
-void ff_vmaf_psnr_hvs_fdct8x8(int32_t dst[64], const int32_t src[64])
-{
-    int32_t tmp[64];
+#define L FF_VMAF_PSNR_HVS_LANES
 
-    /* Column i of src becomes row i of tmp (tmp[i][u]); column u of tmp
-     * then becomes row u of dst, so dst[u][v] has u vertical. */
-    for (int i = 0; i < 8; i++)
-        ff_vmaf_psnr_hvs_fdct8(tmp + 8 * i, 1, src + i, 8);
-    for (int u = 0; u < 8; u++)
-        ff_vmaf_psnr_hvs_fdct8(dst + 8 * u, 1, tmp + u, 8);
+static void fdct8x8_c(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
+                      const int32_t src[FF_VMAF_PSNR_HVS_GROUP])
+{
+    int32_t tmp[FF_VMAF_PSNR_HVS_GROUP];
+
+    /* Per block b: column i of src becomes row i of tmp (tmp[i][u]);
+     * column u of tmp then becomes row u of dst, so dst[u][v] has u
+     * vertical. Element k of block b is at [k * L + b]. */
+    for (int b = 0; b < L; b++) {
+        for (int i = 0; i < 8; i++)
+            ff_vmaf_psnr_hvs_fdct8(tmp + 8 * i * L + b, L, src + i * L + b, 8 * L);
+        for (int u = 0; u < 8; u++)
+            ff_vmaf_psnr_hvs_fdct8(dst + 8 * u * L + b, L, tmp + u * L + b, 8 * L);
+    }
 }
 
-float ff_vmaf_psnr_hvs_block_mask(const int32_t px[64], const int32_t dct[64],
-                                  const float mask_tab[64])
+/* Masking of one block whose element k is at px[k * L], dct[k * L]. */
+static float block_mask1(const int32_t *px, const int32_t *dct,
+                         const float mask_tab[64])
 {
     /* Unbiased-variance factors, formed as float products like libvmaf. */
     const float gscale = (1.0f / 63.0f) * 64;
@@ -117,7 +128,7 @@ float ff_vmaf_psnr_hvs_block_mask(const int32_t px[64], const int32_t dct[64],
     /* One raster walk visits each quadrant's samples in raster order too. */
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
-            float v = (float)px[8 * i + j];
+            float v = (float)px[(8 * i + j) * L];
             gmean += v;
             qmean[(i >= 4) + 2 * (j >= 4)] += v;
         }
@@ -128,7 +139,7 @@ float ff_vmaf_psnr_hvs_block_mask(const int32_t px[64], const int32_t dct[64],
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
             int q = (i >= 4) + 2 * (j >= 4);
-            float v = (float)px[8 * i + j];
+            float v = (float)px[(8 * i + j) * L];
             float dg = v - gmean, dq = v - qmean[q];
             gvar    += dg * dg;
             qvar[q] += dq * dq;
@@ -141,26 +152,57 @@ float ff_vmaf_psnr_hvs_block_mask(const int32_t px[64], const int32_t dct[64],
         gvar = (qvar[0] + qvar[1] + qvar[2] + qvar[3]) / gvar;
 
     for (int k = 1; k < 64; k++)
-        m += (float)(dct[k] * dct[k]) * mask_tab[k];
+        m += (float)(dct[k * L] * dct[k * L]) * mask_tab[k];
     return (float)(sqrt((double)(m * gvar)) / 32);
 }
 
-float ff_vmaf_psnr_hvs_block_error(float acc, const int32_t dct_ref[64],
-                                   const int32_t dct_dis[64], float mask,
-                                   const float csf[64],
-                                   const float mask_tab[64])
+static void block_mask_c(float mask[FF_VMAF_PSNR_HVS_LANES],
+                         const int32_t px[FF_VMAF_PSNR_HVS_GROUP],
+                         const int32_t dct[FF_VMAF_PSNR_HVS_GROUP],
+                         const float mask_tab[64])
 {
-    float e = (float)abs(dct_ref[0] - dct_dis[0]), ec;
+    for (int b = 0; b < L; b++)
+        mask[b] = block_mask1(px + b, dct + b, mask_tab);
+}
 
-    /* The DC error is weighted but never masked. */
-    ec   = e * csf[0];
-    acc += ec * ec;
-    for (int k = 1; k < 64; k++) {
-        float t = mask / mask_tab[k];
-        e = (float)abs(dct_ref[k] - dct_dis[k]);
-        e = e < t ? 0.0f : e - t;
-        ec   = e * csf[k];
+static float block_error_c(float acc,
+                           const int32_t dct_ref[FF_VMAF_PSNR_HVS_GROUP],
+                           const int32_t dct_dis[FF_VMAF_PSNR_HVS_GROUP],
+                           const float mask_ref[FF_VMAF_PSNR_HVS_LANES],
+                           const float mask_dis[FF_VMAF_PSNR_HVS_LANES],
+                           unsigned live, const float csf[64],
+                           const float mask_tab[64])
+{
+    for (int b = 0; b < L; b++) {
+        const int32_t *r = dct_ref + b, *d = dct_dis + b;
+        float mask = mask_ref[b], e, ec;
+
+        if (!(live & 1u << b))
+            continue;
+        /* The stronger masking of the two pictures applies. */
+        if (mask_dis[b] > mask)
+            mask = mask_dis[b];
+        /* The DC error is weighted but never masked. */
+        e    = (float)abs(r[0] - d[0]);
+        ec   = e * csf[0];
         acc += ec * ec;
+        for (int k = 1; k < 64; k++) {
+            float t = mask / mask_tab[k];
+            e = (float)abs(r[k * L] - d[k * L]);
+            e = e < t ? 0.0f : e - t;
+            ec   = e * csf[k];
+            acc += ec * ec;
+        }
     }
     return acc;
+}
+
+av_cold void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c)
+{
+    c->fdct8x8     = fdct8x8_c;
+    c->block_mask  = block_mask_c;
+    c->block_error = block_error_c;
+#if ARCH_X86_64
+    ff_vmaf_psnr_hvs_dsp_init_x86(c);
+#endif
 }

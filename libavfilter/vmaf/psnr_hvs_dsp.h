@@ -21,7 +21,8 @@
  * PSNR-HVS kernels (libvmaf 3.2.0 "psnr_hvs"), plain C.
  *
  * An 8x8 block is 64 int32_t values in raster order (row-major, row =
- * vertical position or vertical frequency). Every float operation is
+ * vertical position or vertical frequency), interleaved with the other
+ * blocks of its group (see FFVmafPsnrHvsDSPContext). Every float operation is
  * rounded separately and sums run in raster order: the block kernels are
  * bit-exact with libvmaf only if that order is kept, so SIMD versions must
  * keep it too.
@@ -44,28 +45,72 @@
 void ff_vmaf_psnr_hvs_fdct8(int32_t *y, ptrdiff_t ystride,
                             const int32_t *x, ptrdiff_t xstride);
 
-/** 2-D transform of a block: columns first, then rows; dst[u * 8 + v]. */
-void ff_vmaf_psnr_hvs_fdct8x8(int32_t dst[64], const int32_t src[64]);
-
 /**
- * Masking strength of one block: the AC energy of its DCT weighted by
- * mask_tab, scaled by how much of the block variance is local to its
- * quadrants.
- *
- * @param px       the 64 samples
- * @param dct      their 2-D DCT
- * @param mask_tab squared, scaled CSF weights (index 0 is not used)
+ * The block kernels work on groups of FF_VMAF_PSNR_HVS_LANES blocks stored
+ * interleaved: element k (raster order) of block b of a group is at
+ * [k * FF_VMAF_PSNR_HVS_LANES + b]. Blocks are independent, so a SIMD
+ * version can give each block a lane and keep, per block, exactly the C
+ * order of operations.
  */
-float ff_vmaf_psnr_hvs_block_mask(const int32_t px[64], const int32_t dct[64],
-                                  const float mask_tab[64]);
+#define FF_VMAF_PSNR_HVS_LANES 8
+#define FF_VMAF_PSNR_HVS_GROUP (64 * FF_VMAF_PSNR_HVS_LANES)
 
-/**
- * Add the masked, CSF-weighted squared errors of one block's 64
- * coefficients to acc, in raster order, and return the new acc.
- */
-float ff_vmaf_psnr_hvs_block_error(float acc, const int32_t dct_ref[64],
-                                   const int32_t dct_dis[64], float mask,
-                                   const float csf[64],
-                                   const float mask_tab[64]);
+typedef struct FFVmafPsnrHvsDSPContext {
+    /**
+     * 2-D transform of each block of a group: columns first, then rows,
+     * so that element u * 8 + v of a block has u vertical. Inputs of up to
+     * 12 bits.
+     */
+    void (*fdct8x8)(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
+                    const int32_t src[FF_VMAF_PSNR_HVS_GROUP]);
+
+    /**
+     * Masking strength of each block of a group: the AC energy of its DCT
+     * weighted by mask_tab, scaled by how much of the block variance is
+     * local to its quadrants.
+     *
+     * @param mask     the 8 results
+     * @param px       the samples
+     * @param dct      their 2-D DCT
+     * @param mask_tab squared, scaled CSF weights (index 0 is not used)
+     */
+    void (*block_mask)(float mask[FF_VMAF_PSNR_HVS_LANES],
+                       const int32_t px[FF_VMAF_PSNR_HVS_GROUP],
+                       const int32_t dct[FF_VMAF_PSNR_HVS_GROUP],
+                       const float mask_tab[64]);
+
+    /**
+     * For each block b of a group whose bit b is set in live, in the order
+     * of b: add the CSF-weighted squared errors of its 64 coefficients to
+     * acc, in raster order, each reduced by the stronger of mask_ref[b]
+     * and mask_dis[b] (except the DC one); return the new acc.
+     */
+    float (*block_error)(float acc,
+                         const int32_t dct_ref[FF_VMAF_PSNR_HVS_GROUP],
+                         const int32_t dct_dis[FF_VMAF_PSNR_HVS_GROUP],
+                         const float mask_ref[FF_VMAF_PSNR_HVS_LANES],
+                         const float mask_dis[FF_VMAF_PSNR_HVS_LANES],
+                         unsigned live, const float csf[64],
+                         const float mask_tab[64]);
+} FFVmafPsnrHvsDSPContext;
+
+/** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
+void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c);
+void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c);
+
+/* AVX2 kernels (x86/psnr_hvs_avx2.c). */
+void ff_vmaf_psnr_hvs_fdct8x8_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
+                                   const int32_t src[FF_VMAF_PSNR_HVS_GROUP]);
+void ff_vmaf_psnr_hvs_block_mask_avx2(float mask[FF_VMAF_PSNR_HVS_LANES],
+                                      const int32_t px[FF_VMAF_PSNR_HVS_GROUP],
+                                      const int32_t dct[FF_VMAF_PSNR_HVS_GROUP],
+                                      const float mask_tab[64]);
+float ff_vmaf_psnr_hvs_block_error_avx2(float acc,
+                                        const int32_t dct_ref[FF_VMAF_PSNR_HVS_GROUP],
+                                        const int32_t dct_dis[FF_VMAF_PSNR_HVS_GROUP],
+                                        const float mask_ref[FF_VMAF_PSNR_HVS_LANES],
+                                        const float mask_dis[FF_VMAF_PSNR_HVS_LANES],
+                                        unsigned live, const float csf[64],
+                                        const float mask_tab[64]);
 
 #endif /* AVFILTER_VMAF_PSNR_HVS_DSP_H */

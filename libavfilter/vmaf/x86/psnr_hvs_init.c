@@ -1,0 +1,33 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "libavutil/attributes.h"
+#include "libavutil/cpu.h"
+
+#include "../psnr_hvs_dsp.h"
+
+av_cold void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c)
+{
+    int flags = av_get_cpu_flags();
+
+    if (flags & AV_CPU_FLAG_AVX2) {
+        c->fdct8x8     = ff_vmaf_psnr_hvs_fdct8x8_avx2;
+        c->block_mask  = ff_vmaf_psnr_hvs_block_mask_avx2;
+        c->block_error = ff_vmaf_psnr_hvs_block_error_avx2;
+    }
+}
