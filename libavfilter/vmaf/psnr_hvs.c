@@ -141,56 +141,8 @@ static int psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             s->mask_tab[p][k] = (float)(c * c);
         }
     s->peak2 = (float)(max * max);
-    ff_vmaf_psnr_hvs_dsp_init(&s->dsp);
+    ff_vmaf_psnr_hvs_dsp_init(&s->dsp, geo->bpc);
     return 0;
-}
-
-/*
- * Load the n (1..8) blocks of a group, block b starting at (x + 7 b, y),
- * into lanes 0..n-1; the other lanes are zeroed so that every lane holds
- * valid input.
- */
-static void load_group(int32_t *blk, const uint8_t *data, ptrdiff_t linesize,
-                       int x, int y, int n, int bpc)
-{
-    const int L = FF_VMAF_PSNR_HVS_LANES;
-
-    if (n < L)
-        for (int k = 0; k < 64; k++)
-            for (int b = n; b < L; b++)
-                blk[k * L + b] = 0;
-    if (bpc == 8) {
-        for (int b = 0; b < n; b++) {
-            const uint8_t *src = data + y * linesize + x + FF_VMAF_PSNR_HVS_STEP * b;
-            for (int i = 0; i < 8; i++, src += linesize)
-                for (int j = 0; j < 8; j++)
-                    blk[(8 * i + j) * L + b] = src[j];
-        }
-    } else {
-        /* Samples above the depth (invalid input) are clamped to it: the
-         * transform's int32 arithmetic has room for 12-bit samples only. */
-        const int max = (1 << bpc) - 1;
-        for (int b = 0; b < n; b++) {
-            const uint8_t *row = data + y * linesize;
-            for (int i = 0; i < 8; i++, row += linesize) {
-                const uint16_t *src = (const uint16_t *)row + x + FF_VMAF_PSNR_HVS_STEP * b;
-                for (int j = 0; j < 8; j++)
-                    blk[(8 * i + j) * L + b] = FFMIN(src[j], max);
-            }
-        }
-    }
-}
-
-/* Bit b set where block b of the two groups differs. */
-static unsigned diff_lanes(const int32_t *a, const int32_t *b)
-{
-    const int L = FF_VMAF_PSNR_HVS_LANES;
-    unsigned live = 0;
-
-    for (int k = 0; k < 64; k++)
-        for (int l = 0; l < L; l++)
-            live |= (unsigned)(a[k * L + l] != b[k * L + l]) << l;
-    return live;
 }
 
 /* Mean masked error of plane p relative to the squared peak (0: equal). */
@@ -200,7 +152,7 @@ static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
     const FFVmafPsnrHvsDSPContext *dsp = &s->dsp;
     const float *csf = csf_tab[p], *mask_tab = s->mask_tab[p];
     const int L = FF_VMAF_PSNR_HVS_LANES;
-    int w = ref->w[p], h = ref->h[p], count = 0;
+    int w = ref->w[p], h = ref->h[p], count = 0, hbd = ref->bpc > 8;
     /* Blocks start every 7 samples, so neighbours share a row or column;
      * samples right of or below the last whole block are not used. */
     int nbx = (w - 8) / FF_VMAF_PSNR_HVS_STEP + 1;
@@ -216,11 +168,13 @@ static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
             int x = bx * FF_VMAF_PSNR_HVS_STEP, n = FFMIN(L, nbx - bx);
             unsigned live;
 
-            load_group(px_ref, ref->data[p], ref->linesize[p], x, y, n, ref->bpc);
-            load_group(px_dis, dis->data[p], dis->linesize[p], x, y, n, dis->bpc);
+            dsp->load(px_ref, ref->data[p] + y * ref->linesize[p] + (x << hbd),
+                      ref->linesize[p], n, ref->bpc);
+            dsp->load(px_dis, dis->data[p] + y * dis->linesize[p] + (x << hbd),
+                      dis->linesize[p], n, dis->bpc);
             count += 64 * n;
             /* Equal blocks add exactly +0 to every term of acc. */
-            if (!(live = diff_lanes(px_ref, px_dis)))
+            if (!(live = dsp->diff(px_ref, px_dis)))
                 continue;
             dsp->fdct8x8(dct_ref, px_ref);
             dsp->fdct8x8(dct_dis, px_dis);

@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include "libavutil/attributes.h"
+#include "libavutil/macros.h"
 
 #include "psnr_hvs_dsp.h"
 
@@ -98,6 +99,53 @@ void ff_vmaf_psnr_hvs_fdct8(int32_t *y, ptrdiff_t ystride,
 }
 
 #define L FF_VMAF_PSNR_HVS_LANES
+
+/* Lanes n..7 hold zeros. */
+static void zero_lanes(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], int n)
+{
+    for (int k = 0; k < 64; k++)
+        for (int b = n; b < L; b++)
+            dst[k * L + b] = 0;
+}
+
+static void load_8_c(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                     ptrdiff_t linesize, int n, int bpc)
+{
+    for (int b = 0; b < n; b++) {
+        const uint8_t *s = src + FF_VMAF_PSNR_HVS_STEP * b;
+        for (int i = 0; i < 8; i++, s += linesize)
+            for (int j = 0; j < 8; j++)
+                dst[(8 * i + j) * L + b] = s[j];
+    }
+    zero_lanes(dst, n);
+}
+
+static void load_16_c(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                      ptrdiff_t linesize, int n, int bpc)
+{
+    const int max = (1 << bpc) - 1;
+
+    for (int b = 0; b < n; b++) {
+        const uint8_t *row = src;
+        for (int i = 0; i < 8; i++, row += linesize) {
+            const uint16_t *s = (const uint16_t *)row + FF_VMAF_PSNR_HVS_STEP * b;
+            for (int j = 0; j < 8; j++)
+                dst[(8 * i + j) * L + b] = FFMIN(s[j], max);
+        }
+    }
+    zero_lanes(dst, n);
+}
+
+static unsigned diff_c(const int32_t a[FF_VMAF_PSNR_HVS_GROUP],
+                       const int32_t b[FF_VMAF_PSNR_HVS_GROUP])
+{
+    unsigned live = 0;
+
+    for (int k = 0; k < 64; k++)
+        for (int l = 0; l < L; l++)
+            live |= (unsigned)(a[k * L + l] != b[k * L + l]) << l;
+    return live;
+}
 
 static void fdct8x8_c(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
                       const int32_t src[FF_VMAF_PSNR_HVS_GROUP])
@@ -197,12 +245,14 @@ static float block_error_c(float acc,
     return acc;
 }
 
-av_cold void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c)
+av_cold void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c, int bpc)
 {
+    c->load        = bpc == 8 ? load_8_c : load_16_c;
+    c->diff        = diff_c;
     c->fdct8x8     = fdct8x8_c;
     c->block_mask  = block_mask_c;
     c->block_error = block_error_c;
 #if ARCH_X86_64
-    ff_vmaf_psnr_hvs_dsp_init_x86(c);
+    ff_vmaf_psnr_hvs_dsp_init_x86(c, bpc);
 #endif
 }

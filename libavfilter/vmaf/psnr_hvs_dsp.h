@@ -57,6 +57,19 @@ void ff_vmaf_psnr_hvs_fdct8(int32_t *y, ptrdiff_t ystride,
 
 typedef struct FFVmafPsnrHvsDSPContext {
     /**
+     * Load a group: block b (b < n, n = 1..8) is the 8x8 samples at
+     * src + 7 b samples, rows linesize bytes apart; lanes n..7 are set to
+     * 0. Samples are uint8_t for 8 bits, else uint16_t clamped to
+     * 2^bpc - 1 (the transform has room for 12 bits only).
+     */
+    void (*load)(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                 ptrdiff_t linesize, int n, int bpc);
+
+    /** Bit b set where block b of the two groups differs. */
+    unsigned (*diff)(const int32_t a[FF_VMAF_PSNR_HVS_GROUP],
+                     const int32_t b[FF_VMAF_PSNR_HVS_GROUP]);
+
+    /**
      * 2-D transform of each block of a group: columns first, then rows,
      * so that element u * 8 + v of a block has u vertical. Inputs of up to
      * 12 bits.
@@ -95,10 +108,16 @@ typedef struct FFVmafPsnrHvsDSPContext {
 } FFVmafPsnrHvsDSPContext;
 
 /** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
-void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c);
-void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c);
+void ff_vmaf_psnr_hvs_dsp_init(FFVmafPsnrHvsDSPContext *c, int bpc);
+void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c, int bpc);
 
 /* AVX2 kernels (x86/psnr_hvs_avx2.c). */
+void ff_vmaf_psnr_hvs_load_8_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                                  ptrdiff_t linesize, int n, int bpc);
+void ff_vmaf_psnr_hvs_load_16_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                                   ptrdiff_t linesize, int n, int bpc);
+unsigned ff_vmaf_psnr_hvs_diff_avx2(const int32_t a[FF_VMAF_PSNR_HVS_GROUP],
+                                    const int32_t b[FF_VMAF_PSNR_HVS_GROUP]);
 void ff_vmaf_psnr_hvs_fdct8x8_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
                                    const int32_t src[FF_VMAF_PSNR_HVS_GROUP]);
 void ff_vmaf_psnr_hvs_block_mask_avx2(float mask[FF_VMAF_PSNR_HVS_LANES],

@@ -100,6 +100,73 @@ static av_always_inline void fdct8(__m256i *y, int ys, const __m256i *x, int xs)
     y[4 * ys] = t4; y[5 * ys] = t5; y[6 * ys] = t6; y[7 * ys] = t7;
 }
 
+/*
+ * Row i of the 8 blocks, as 8 rows of 8 16-bit samples r[b], into the 8
+ * vectors of samples (i, j), j = 0..7, one block per lane: an 8x8
+ * transpose.
+ */
+static av_always_inline void store_row(int32_t *dst, const __m128i r[8])
+{
+    __m128i a0 = _mm_unpacklo_epi16(r[0], r[1]), a1 = _mm_unpackhi_epi16(r[0], r[1]);
+    __m128i a2 = _mm_unpacklo_epi16(r[2], r[3]), a3 = _mm_unpackhi_epi16(r[2], r[3]);
+    __m128i a4 = _mm_unpacklo_epi16(r[4], r[5]), a5 = _mm_unpackhi_epi16(r[4], r[5]);
+    __m128i a6 = _mm_unpacklo_epi16(r[6], r[7]), a7 = _mm_unpackhi_epi16(r[6], r[7]);
+    /* a0: blocks 0, 1 at j = 0..3 (a dword each), a1: j = 4..7; then
+     * b0: blocks 0..3 at j = 0, 1 (a qword each), b2: blocks 4..7 ... */
+    __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+    __m128i b2 = _mm_unpacklo_epi32(a4, a6), b3 = _mm_unpackhi_epi32(a4, a6);
+    __m128i b4 = _mm_unpacklo_epi32(a1, a3), b5 = _mm_unpackhi_epi32(a1, a3);
+    __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+    __m128i c[8];
+
+    c[0] = _mm_unpacklo_epi64(b0, b2); c[1] = _mm_unpackhi_epi64(b0, b2);
+    c[2] = _mm_unpacklo_epi64(b1, b3); c[3] = _mm_unpackhi_epi64(b1, b3);
+    c[4] = _mm_unpacklo_epi64(b4, b6); c[5] = _mm_unpackhi_epi64(b4, b6);
+    c[6] = _mm_unpacklo_epi64(b5, b7); c[7] = _mm_unpackhi_epi64(b5, b7);
+    for (int j = 0; j < 8; j++)
+        _mm256_storeu_si256((__m256i *)(dst + j * L), _mm256_cvtepu16_epi32(c[j]));
+}
+
+void ff_vmaf_psnr_hvs_load_8_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                                  ptrdiff_t linesize, int n, int bpc)
+{
+    for (int i = 0; i < 8; i++, src += linesize) {
+        __m128i r[8];
+        /* 8 bytes per block: exactly the samples the C reads. */
+        for (int b = 0; b < L; b++)
+            r[b] = b < n ? _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(src + FF_VMAF_PSNR_HVS_STEP * b)))
+                         : _mm_setzero_si128();
+        store_row(dst + 8 * i * L, r);
+    }
+}
+
+void ff_vmaf_psnr_hvs_load_16_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP], const uint8_t *src,
+                                   ptrdiff_t linesize, int n, int bpc)
+{
+    const __m128i max = _mm_set1_epi16((int16_t)((1 << bpc) - 1));
+
+    for (int i = 0; i < 8; i++, src += linesize) {
+        const uint16_t *s = (const uint16_t *)src;
+        __m128i r[8];
+        for (int b = 0; b < L; b++)
+            r[b] = b < n ? _mm_min_epu16(_mm_loadu_si128((const __m128i *)(s + FF_VMAF_PSNR_HVS_STEP * b)), max)
+                         : _mm_setzero_si128();
+        store_row(dst + 8 * i * L, r);
+    }
+}
+
+unsigned ff_vmaf_psnr_hvs_diff_avx2(const int32_t a[FF_VMAF_PSNR_HVS_GROUP],
+                                    const int32_t b[FF_VMAF_PSNR_HVS_GROUP])
+{
+    __m256i ne = _mm256_setzero_si256();
+
+    for (int k = 0; k < 64; k++)
+        ne = _mm256_or_si256(ne, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + k * L)),
+                                                  _mm256_loadu_si256((const __m256i *)(b + k * L))));
+    ne = _mm256_cmpeq_epi32(ne, _mm256_setzero_si256());
+    return ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ne)) & 0xff;
+}
+
 void ff_vmaf_psnr_hvs_fdct8x8_avx2(int32_t dst[FF_VMAF_PSNR_HVS_GROUP],
                                    const int32_t src[FF_VMAF_PSNR_HVS_GROUP])
 {

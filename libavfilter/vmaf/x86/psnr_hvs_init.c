@@ -21,11 +21,14 @@
 
 #include "../psnr_hvs_dsp.h"
 
-av_cold void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c)
+av_cold void ff_vmaf_psnr_hvs_dsp_init_x86(FFVmafPsnrHvsDSPContext *c, int bpc)
 {
     int flags = av_get_cpu_flags();
 
     if (flags & AV_CPU_FLAG_AVX2) {
+        c->load        = bpc == 8 ? ff_vmaf_psnr_hvs_load_8_avx2
+                                  : ff_vmaf_psnr_hvs_load_16_avx2;
+        c->diff        = ff_vmaf_psnr_hvs_diff_avx2;
         c->fdct8x8     = ff_vmaf_psnr_hvs_fdct8x8_avx2;
         c->block_mask  = ff_vmaf_psnr_hvs_block_mask_avx2;
         c->block_error = ff_vmaf_psnr_hvs_block_error_avx2;
