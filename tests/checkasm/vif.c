@@ -83,7 +83,7 @@ static int pick_offset(int bps)
     return bps == 1 ? 1 + checkasm_rand_int(31) : 2 * (1 + checkasm_rand_int(15));
 }
 
-static const int depths[] = { 8, 10, 12, 16 };
+static const int depths[] = { 8, 9, 10, 12, 14, 15, 16 };
 static const int heights[] = { 1, 2, 3, 5, 9, 18, 23 };
 #define NB_DEPTHS  (int)(sizeof(depths) / sizeof(depths[0]))
 #define NB_HEIGHTS (int)(sizeof(heights) / sizeof(heights[0]))

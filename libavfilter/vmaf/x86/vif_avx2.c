@@ -35,6 +35,10 @@
  * reached the next power of two), for the up-to-46-bit one it is read from
  * the exactly represented double, whose significand is those top bits.
  *
+ * Samples are within their depth, as everywhere in the engine (it clamps
+ * pictures that are not): up to 15 bits they fit the signed 16-bit halves
+ * that madd multiplies.
+ *
  * Columns go eight at a time; the last vector of a row is moved back to
  * end at the last column (recomputing a few, which the sums mask out).
  * Planes narrower than a vector (or than two for decimation) use C.
@@ -147,6 +151,68 @@ static av_always_inline __m256i split_round(__m256i h, __m256i l, __m256i rnd,
                             _mm256_srl_epi32(_mm256_add_epi32(l, rnd), s));
 }
 
+/** h += f·(s >> 16), l += f·(s & 0xffff): a pair sum s split in halves. */
+#define SPLIT_ACC1(h, l, s, fk) do {                                        \
+        h = _mm256_add_epi32(h, _mm256_mullo_epi32(_mm256_srli_epi32(s, 16), fk)); \
+        l = _mm256_add_epi32(l, _mm256_mullo_epi32(_mm256_and_si256(s, lo16), fk)); \
+    } while (0)
+
+/*
+ * vert_16 for depths up to 15 bits: samples fit int16, so as in vert_8 one
+ * madd gives f·(a + b) and a² + b² (below 2^31), and only that pair sum is
+ * split in halves for the product with the tap.
+ */
+static av_always_inline void vert_15(uint32_t *mu1v, uint32_t *mu2v,
+                                     uint32_t *xxv, uint32_t *yyv, uint32_t *xyv,
+                                     const uint16_t *const *rr,
+                                     const uint16_t *const *dr,
+                                     const uint16_t *f, const int fw, int w,
+                                     int bpc)
+{
+    const int half = fw / 2;
+    const int ks   = 2 * (bpc - 8);
+    const __m256i fc   = _mm256_set1_epi32(f[half]);
+    const __m256i lo16 = _mm256_set1_epi32(0xffff);
+    const __m256i rmu  = _mm256_set1_epi32(1 << (bpc - 1));
+    const __m256i rs   = _mm256_set1_epi32(ks ? 1 << (ks - 1) : 0);
+    const __m128i sbpc = _mm_cvtsi32_si128(bpc);
+    const __m128i sks  = _mm_cvtsi32_si128(ks);
+    const __m128i sks16 = _mm_cvtsi32_si128(16 - ks);
+
+    for (int j0 = 0; j0 < w; j0 += 8) {
+        const int j = FFMIN(j0, w - 8);
+        __m256i x = LD16(rr[half] + j), y = LD16(dr[half] + j);
+        __m256i mu1 = _mm256_mullo_epi32(x, fc);
+        __m256i mu2 = _mm256_mullo_epi32(y, fc);
+        __m256i xxh = _mm256_setzero_si256(), xxl = _mm256_setzero_si256();
+        __m256i yyh = _mm256_setzero_si256(), yyl = _mm256_setzero_si256();
+        __m256i xyh = _mm256_setzero_si256(), xyl = _mm256_setzero_si256();
+
+        SPLIT_ACC1(xxh, xxl, _mm256_madd_epi16(x, x), fc);
+        SPLIT_ACC1(yyh, yyl, _mm256_madd_epi16(y, y), fc);
+        SPLIT_ACC1(xyh, xyl, _mm256_madd_epi16(x, y), fc);
+        _Pragma("GCC unroll 8")
+        for (int k = 0; k < half; k++) {
+            const __m256i fk  = _mm256_set1_epi32(f[k]);
+            const __m256i fk2 = _mm256_set1_epi32(f[k] | f[k] << 16);
+            __m256i tx = _mm256_or_si256(LD16(rr[k] + j),
+                                         _mm256_slli_epi32(LD16(rr[fw - 1 - k] + j), 16));
+            __m256i ty = _mm256_or_si256(LD16(dr[k] + j),
+                                         _mm256_slli_epi32(LD16(dr[fw - 1 - k] + j), 16));
+            mu1 = _mm256_add_epi32(mu1, _mm256_madd_epi16(tx, fk2));
+            mu2 = _mm256_add_epi32(mu2, _mm256_madd_epi16(ty, fk2));
+            SPLIT_ACC1(xxh, xxl, _mm256_madd_epi16(tx, tx), fk);
+            SPLIT_ACC1(yyh, yyl, _mm256_madd_epi16(ty, ty), fk);
+            SPLIT_ACC1(xyh, xyl, _mm256_madd_epi16(tx, ty), fk);
+        }
+        STU(mu1v + j, _mm256_srl_epi32(_mm256_add_epi32(mu1, rmu), sbpc));
+        STU(mu2v + j, _mm256_srl_epi32(_mm256_add_epi32(mu2, rmu), sbpc));
+        STU(xxv + j, split_round(xxh, xxl, rs, sks, sks16));
+        STU(yyv + j, split_round(yyh, yyl, rs, sks, sks16));
+        STU(xyv + j, split_round(xyh, xyl, rs, sks, sks16));
+    }
+}
+
 /* As vert_stats_16, for uint16_t rows of depth bpc (9..16). */
 static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
                                      uint32_t *xxv, uint32_t *yyv, uint32_t *xyv,
@@ -165,6 +231,10 @@ static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
     const __m128i sks  = _mm_cvtsi32_si128(ks);
     const __m128i sks16 = _mm_cvtsi32_si128(16 - ks);
 
+    if (bpc <= 15) {
+        vert_15(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
+        return;
+    }
     for (int j0 = 0; j0 < w; j0 += 8) {
         const int j = FFMIN(j0, w - 8);
         __m256i x = LD16(rr[half] + j), y = LD16(dr[half] + j);
