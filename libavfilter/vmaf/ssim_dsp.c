@@ -116,10 +116,12 @@ void ff_vmaf_ssim_box_decimate(float *dst, ptrdiff_t dst_stride,
 
     if (factor < 1 || factor > MAX_BOX)
         return;
-    if (x1 > ow)
-        x1 = ow;
+    /* A plane narrower than the factor (ow 0) has no output: x1 must not
+     * pass ow, or the loop below would write one from outside the row. */
     if (x1 < x0)
         x1 = x0;
+    if (x1 > ow)
+        x1 = ow;
 
     for (int oy = 0; oy < oh; oy++) {
         const float *rows[MAX_BOX];

@@ -17,8 +17,8 @@
  */
 
 /*
- * The float SSIM / MS-SSIM kernels (ssim_dsp.h): the loader, the MS-SSIM
- * decimation, the horizontal and vertical window passes, and the SSIM
+ * The float SSIM / MS-SSIM kernels (ssim_dsp.h): the loader, the box and
+ * MS-SSIM decimations, the horizontal and vertical window passes, and the SSIM
  * core through the driver, each SIMD version against the C one, bit for
  * bit (floats and doubles compared with memcmp).
  *
@@ -236,6 +236,61 @@ static void check_decimate(int t)
         }
     }
     checkasm_report("ssim", tier, "ms_ssim_decimate", cases);
+end:
+    free(src);
+    free(dc);
+    free(da);
+}
+
+static void check_box(int t)
+{
+    static const int heights[] = { 1, 2, 3, 4, 5, 8, 13 };
+    const char *tier = checkasm_tiers[t]->name;
+    const int max_h = 13;
+    const size_t src_size = (size_t)max_h * (MAX_W + 16) + 16;
+    const size_t dst_size = (size_t)max_h * (MAX_W + 1 + 16) + GUARD;
+    float *src = xmalloc(src_size * sizeof(float));
+    float *dc = xmalloc(dst_size * sizeof(float)), *da = xmalloc(dst_size * sizeof(float));
+    FFVmafSsimDSPContext c, a;
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_ssim_dsp_init(&c, 8);
+    checkasm_init_tier(t);
+    ff_vmaf_ssim_dsp_init(&a, 8);
+    if (!tier_differs(t, (const void *)c.box_decimate, (const void *)a.box_decimate))
+        goto end;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        const int w = checkasm_widths[wi];
+        for (int hi = 0; hi < (int)(sizeof(heights) / sizeof(heights[0])); hi++) {
+            /* factor 4 (float_ssim at 1080p) most, the others once */
+            const int factor = hi & 1 ? 4 : 2 + checkasm_rand_int(9);
+            const int h = heights[hi];
+            const int ow = ff_vmaf_ssim_decimated_size(w, factor);
+            const int m = checkasm_rand_int(NB_MODES);
+            const int bpc = depths[checkasm_rand_int(NB_DEPTHS)];
+            const ptrdiff_t ss = w + checkasm_rand_int(16);
+            const ptrdiff_t ds = ow + checkasm_rand_int(16);
+            float *s = src + 1 + checkasm_rand_int(7);
+
+            fill_plane(s, ss, w, h, bpc, modes[m][checkasm_rand_int(2)]);
+            fill_sentinel(dc, dst_size);
+            fill_sentinel(da, dst_size);
+            c.box_decimate(dc, ds, s, ss, w, h, factor);
+            a.box_decimate(da, ds, s, ss, w, h, factor);
+            if (memcmp(dc, da, dst_size * sizeof(float))) {
+                size_t i = 0;
+                while (!memcmp(dc + i, da + i, sizeof(float)))
+                    i++;
+                checkasm_fail("ssim", tier, "box_decimate",
+                              "factor %d w %d h %d mode %d: d[%zu] (x %d y %d) = %.9g, C %.9g",
+                              factor, w, h, m, i, (int)(i % ds), (int)(i / ds), da[i], dc[i]);
+            }
+            cases++;
+        }
+    }
+    checkasm_report("ssim", tier, "box_decimate", cases);
 end:
     free(src);
     free(dc);
@@ -510,6 +565,7 @@ void checkasm_check_ssim(void)
 {
     for (int t = 1; t < checkasm_nb_tiers; t++) {
         check_load(t);
+        check_box(t);
         check_decimate(t);
         check_window_h(t);
         check_window_v(t);

@@ -105,6 +105,101 @@ void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
     }
 }
 
+static int mirror_sym(int i, int n)
+{
+    while (i < 0 || i >= n)
+        i = i < 0 ? -1 - i : 2 * n - 1 - i;
+    return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Box decimation by 4 (float_ssim at 1080p and nearby sizes) */
+
+/* One output from its four rows, columns c0 .. c0 + 3 mirrored, as the C
+ * kernel computes it. */
+static float box4_at(const float *const rows[4], int c0, int w, float weight)
+{
+    double acc = 0.0;
+    int cols[4];
+
+    for (int k = 0; k < 4; k++)
+        cols[k] = mirror_sym(c0 + k, w);
+    for (int ky = 0; ky < 4; ky++)
+        for (int kx = 0; kx < 4; kx++)
+            acc += weight * rows[ky][cols[kx]];
+    return (float)acc;
+}
+
+/*
+ * Outputs d[0 .. 8 nb - 1] from columns r + 0 .. 32 nb - 1 of the four
+ * rows: a 4 x 4 transpose in each 128-bit lane turns 32 samples into the
+ * 4 taps of 8 outputs, in lane order 0 2 4 6 1 3 5 7, which the store
+ * puts back.
+ */
+static av_always_inline void box4_blocks(float *d, const float *const rows[4], int c,
+                                         __m256 wv, int nb)
+{
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256d acc[2][2];
+
+    for (int j = 0; j < nb; j++)
+        acc[j][0] = acc[j][1] = _mm256_setzero_pd();
+    for (int ky = 0; ky < 4; ky++) {
+        for (int j = 0; j < nb; j++) {
+            const float *r = rows[ky] + c + 32 * j;
+            __m256 v0 = _mm256_loadu_ps(r),      v1 = _mm256_loadu_ps(r + 8);
+            __m256 v2 = _mm256_loadu_ps(r + 16), v3 = _mm256_loadu_ps(r + 24);
+            __m256 t0 = _mm256_unpacklo_ps(v0, v1), t1 = _mm256_unpackhi_ps(v0, v1);
+            __m256 t2 = _mm256_unpacklo_ps(v2, v3), t3 = _mm256_unpackhi_ps(v2, v3);
+            mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)));
+            mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)));
+            mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
+            mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
+        }
+    }
+    for (int j = 0; j < nb; j++)
+        _mm256_storeu_ps(d + 8 * j, _mm256_permutevar8x32_ps(to_float8(acc[j]), order));
+}
+
+void ff_vmaf_ssim_box_decimate_avx2(float *dst, ptrdiff_t dst_stride,
+                                    const float *src, ptrdiff_t src_stride,
+                                    int w, int h, int factor)
+{
+    const int ow = ff_vmaf_ssim_decimated_size(w, 4);
+    const int oh = ff_vmaf_ssim_decimated_size(h, 4);
+    const float weight = 1.0f / 16;
+    const __m256 wv = _mm256_set1_ps(weight);
+    /* Outputs [x0, x1) read no column outside the plane. */
+    const int x0 = 1;
+    int x1 = w - 2 < 0 ? 0 : (w - 2) / 4 + 1;
+
+    if (factor != 4) {
+        ff_vmaf_ssim_box_decimate(dst, dst_stride, src, src_stride, w, h, factor);
+        return;
+    }
+    if (x1 > ow)
+        x1 = ow;
+    if (x1 < x0)
+        x1 = x0;
+
+    for (int oy = 0; oy < oh; oy++) {
+        const float *rows[4];
+        float *d = dst + oy * dst_stride;
+        int ox;
+
+        for (int k = 0; k < 4; k++)
+            rows[k] = src + mirror_sym(oy * 4 - 2 + k, h) * src_stride;
+        for (ox = 0; ox < x0 && ox < ow; ox++)
+            d[ox] = box4_at(rows, 4 * ox - 2, w, weight);
+        for (; ox + 16 <= x1; ox += 16)
+            box4_blocks(d + ox, rows, 4 * ox - 2, wv, 2);
+        for (; ox + 8 <= x1; ox += 8)
+            box4_blocks(d + ox, rows, 4 * ox - 2, wv, 1);
+        for (; ox < ow; ox++)
+            d[ox] = box4_at(rows, 4 * ox - 2, w, weight);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* MS-SSIM decimation */
 
@@ -117,13 +212,6 @@ void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
 #define PREFETCH 2
 /* Blocks of 8 outputs computed side by side. */
 #define NBLK 4
-
-static int mirror_sym(int i, int n)
-{
-    while (i < 0 || i >= n)
-        i = i < 0 ? -1 - i : 2 * n - 1 - i;
-    return i;
-}
 
 /* One output, as the C kernel computes it. */
 static float lowpass_at(const float *const rows[LP], int c0, int w)

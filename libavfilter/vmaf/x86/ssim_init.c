@@ -28,6 +28,7 @@ av_cold void ff_vmaf_ssim_dsp_init_x86(FFVmafSsimDSPContext *c, int bpc)
     (void)bpc; /* the AVX2 load takes every depth */
     if (flags & AV_CPU_FLAG_AVX2) {
         c->load             = ff_vmaf_ssim_load_avx2;
+        c->box_decimate     = ff_vmaf_ssim_box_decimate_avx2;
         c->ms_ssim_decimate = ff_vmaf_ms_ssim_decimate_avx2;
         c->window_h         = ff_vmaf_ssim_window_h_avx2;
         c->window_v         = ff_vmaf_ssim_window_v_avx2;
