@@ -43,6 +43,7 @@
 typedef struct CIEDEContext {
     FFVmafCiedeScale scale;
     int ss_x, ss_y;
+    FFVmafCiedeDSPContext dsp;
 } CIEDEContext;
 
 static int ciede_init(FFVmafFeature *f, const FFVmafGeometry *geo)
@@ -74,6 +75,7 @@ static int ciede_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     ff_vmaf_ciede_scale_init(&s->scale, geo->bpc);
     s->ss_x = geo->ss_x;
     s->ss_y = geo->ss_y;
+    ff_vmaf_ciede_dsp_init(&s->dsp, geo->bpc);
     return 0;
 }
 
@@ -99,8 +101,7 @@ static int ciede_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             r[p] = ref->data[p] + ci * ref->linesize[p];
             d[p] = dis->data[p] + ci * dis->linesize[p];
         }
-        sum = ff_vmaf_ciede_row(sum, &s->scale, &cache, r, d, w, s->ss_x,
-                                ref->bpc);
+        sum = s->dsp.row(sum, &s->scale, &cache, r, d, w, s->ss_x, ref->bpc);
     }
     ff_vmaf_ciede_cache_free(&cache);
     /* sum == 0 (identical pictures) gives +inf, as in libvmaf. */

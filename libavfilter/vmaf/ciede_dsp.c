@@ -19,6 +19,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
+
+#include "libavutil/attributes.h"
 #include "libavutil/common.h"
 #include "libavutil/error.h"
 #include "libavutil/mathematics.h"
@@ -281,17 +284,46 @@ static inline int still_useful(unsigned lookups, unsigned hits)
         }                                                                      \
     } while (0)
 
+/* Tables that stopped paying are dropped at the end of a row. */
+static inline void update_cache(FFVmafCiedeCache *cache)
+{
+    cache->use_de  &= still_useful(cache->de_lookups,  cache->de_hits);
+    cache->use_lab &= still_useful(cache->lab_lookups, cache->lab_hits);
+}
+
+static double row_8_c(double sum, const FFVmafCiedeScale *sc,
+                      FFVmafCiedeCache *cache,
+                      const uint8_t *const ref[3], const uint8_t *const dis[3],
+                      int w, int ss_x, int bpc)
+{
+    CIEDE_ROW(uint8_t);
+    update_cache(cache);
+    return sum;
+}
+
+static double row_16_c(double sum, const FFVmafCiedeScale *sc,
+                       FFVmafCiedeCache *cache,
+                       const uint8_t *const ref[3], const uint8_t *const dis[3],
+                       int w, int ss_x, int bpc)
+{
+    CIEDE_ROW(uint16_t);
+    update_cache(cache);
+    return sum;
+}
+
 double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
                          FFVmafCiedeCache *cache,
                          const uint8_t *const ref[3],
                          const uint8_t *const dis[3],
                          int w, int ss_x, int bpc)
 {
-    if (bpc == 8)
-        CIEDE_ROW(uint8_t);
-    else
-        CIEDE_ROW(uint16_t);
-    cache->use_de  &= still_useful(cache->de_lookups,  cache->de_hits);
-    cache->use_lab &= still_useful(cache->lab_lookups, cache->lab_hits);
-    return sum;
+    return (bpc == 8 ? row_8_c : row_16_c)(sum, sc, cache, ref, dis, w, ss_x, bpc);
+}
+
+av_cold void ff_vmaf_ciede_dsp_init(FFVmafCiedeDSPContext *c, int bpc)
+{
+    c->row = bpc == 8 ? row_8_c : row_16_c;
+#if ARCH_X86_64
+    ff_vmaf_ciede_dsp_init_x86(c, bpc);
+#endif
 }

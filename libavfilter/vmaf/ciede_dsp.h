@@ -98,4 +98,24 @@ double ff_vmaf_ciede_row(double sum, const FFVmafCiedeScale *sc,
                          const uint8_t *const dis[3],
                          int w, int ss_x, int bpc);
 
+typedef struct FFVmafCiedeDSPContext {
+    /**
+     * One picture row, as ff_vmaf_ciede_row() (for the init's depth: bpc
+     * is passed on unchanged).
+     */
+    double (*row)(double sum, const FFVmafCiedeScale *sc,
+                  FFVmafCiedeCache *cache,
+                  const uint8_t *const ref[3], const uint8_t *const dis[3],
+                  int w, int ss_x, int bpc);
+} FFVmafCiedeDSPContext;
+
+/**
+ * Set the C kernels for samples of bpc bits, then the SIMD ones
+ * av_get_cpu_flags() allows (none so far: the time goes to libm's pow,
+ * atan2, sin, cos and exp, which must stay scalar libm calls to keep
+ * libvmaf's bits).
+ */
+void ff_vmaf_ciede_dsp_init(FFVmafCiedeDSPContext *c, int bpc);
+void ff_vmaf_ciede_dsp_init_x86(FFVmafCiedeDSPContext *c, int bpc);
+
 #endif /* AVFILTER_VMAF_CIEDE_DSP_H */

@@ -54,6 +54,7 @@ typedef struct SpeedContext {
     int    use_ref_diff;        ///< speed_temporal only
 
     FFVmafSpeedConfig cfg;
+    FFVmafSpeedDSPContext dsp;
     int bpc;
 
     /* speed_temporal: copies of the previous luma planes (ref, dis) and
@@ -139,6 +140,7 @@ static int speed_setup(FFVmafFeature *f, const FFVmafGeometry *geo,
         return AVERROR(EINVAL);
     }
 
+    ff_vmaf_speed_dsp_init(&s->dsp);
     ff_vmaf_speed_config_init(&s->cfg, w, h, s->kernelscale, s->prescale,
                               method, s->sigma_nn, s->nn_floor, wvm);
     if (s->cfg.wo < FF_VMAF_SPEED_MIN_OPERATING ||
@@ -188,8 +190,8 @@ static float chroma_plane_score(const SpeedContext *s,
     FFVmafSpeedSource src_dis = { dis->data[plane], dis->linesize[plane], NULL, 0, s->bpc };
     int sing_ref, sing_dis;
 
-    sing_ref = ff_vmaf_speed_plane_stats(c, &src_ref, sr, er, tmp);
-    sing_dis = ff_vmaf_speed_plane_stats(c, &src_dis, sd, ed, tmp);
+    sing_ref = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_ref, sr, er, tmp);
+    sing_dis = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_dis, sd, ed, tmp);
 
     *singular = sing_ref != sing_dis;
     /* A singular model has zero variances, hence zero score terms. */
@@ -322,8 +324,8 @@ static int speed_temporal_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                       cur_dis->data[0], cur_dis->linesize[0], s->bpc };
         int sing_ref, sing_dis;
 
-        sing_ref = ff_vmaf_speed_plane_stats(c, &src_ref, sr, er, &s->scratch);
-        sing_dis = ff_vmaf_speed_plane_stats(c, &src_dis, sd, ed, &s->scratch);
+        sing_ref = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_ref, sr, er, &s->scratch);
+        sing_dis = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_dis, sd, ed, &s->scratch);
         if (sing_ref || sing_dis)
             av_log(f->log_ctx, AV_LOG_VERBOSE, "speed_temporal: frame %u: "
                    "block covariance is singular.\n", index);

@@ -31,6 +31,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "config.h"
+
+#include "libavutil/attributes.h"
 #include "libavutil/error.h"
 #include "libavutil/macros.h"
 #include "libavutil/mathematics.h"
@@ -155,34 +158,79 @@ void ff_vmaf_speed_scratch_free(FFVmafSpeedScratch *s)
 }
 
 /*
- * Row y of the input as floats in 8-bit units minus 128: the plane a, or
+ * Rows of the input as floats in 8-bit units minus 128: the plane a, or
  * the difference of a and b. The power-of-two division of libvmaf is done
  * as a multiplication by its exact reciprocal (the same floats).
  */
-static void get_row(const FFVmafSpeedSource *src, int y, int w, float *dst)
+static void to_float_8_c(float *dst, const uint8_t *a, int w, int bpc)
+{
+    for (int j = 0; j < w; j++)
+        dst[j] = (float)a[j] - 128.0f;
+}
+
+static void to_float_16_c(float *dst, const uint8_t *a, int w, int bpc)
+{
+    const uint16_t *a16 = (const uint16_t *)a;
+    const float scale = 1.0f / (float)(1 << (bpc - 8));
+
+    for (int j = 0; j < w; j++)
+        dst[j] = (float)a16[j] * scale - 128.0f;
+}
+
+static void diff_to_float_8_c(float *dst, const uint8_t *a, const uint8_t *b,
+                              int w, int bpc)
+{
+    for (int j = 0; j < w; j++)
+        dst[j] = ((float)a[j] - 128.0f) - ((float)b[j] - 128.0f);
+}
+
+static void diff_to_float_16_c(float *dst, const uint8_t *a, const uint8_t *b,
+                               int w, int bpc)
+{
+    const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
+    const float scale = 1.0f / (float)(1 << (bpc - 8));
+
+    for (int j = 0; j < w; j++)
+        dst[j] = ((float)a16[j] * scale - 128.0f) -
+                 ((float)b16[j] * scale - 128.0f);
+}
+
+static void blur_v_c(float *row, const float *const *in, const float *g,
+                     int n, int w)
+{
+    for (int j = 0; j < w; j++)
+        row[j] = 0.0f;
+    for (int k = 0; k < n; k++) {
+        const float *s = in[k];
+        const float gk = g[k];
+        for (int j = 0; j < w; j++)
+            row[j] += gk * s[j];
+    }
+}
+
+av_cold void ff_vmaf_speed_dsp_init(FFVmafSpeedDSPContext *c)
+{
+    c->to_float_8       = to_float_8_c;
+    c->to_float_16      = to_float_16_c;
+    c->diff_to_float_8  = diff_to_float_8_c;
+    c->diff_to_float_16 = diff_to_float_16_c;
+    c->blur_v           = blur_v_c;
+#if ARCH_X86_64
+    ff_vmaf_speed_dsp_init_x86(c);
+#endif
+}
+
+/* Row y of the source as floats. */
+static void get_row(const FFVmafSpeedDSPContext *dsp,
+                    const FFVmafSpeedSource *src, int y, int w, float *dst)
 {
     const uint8_t *a = src->a + y * src->a_stride;
-    const uint8_t *b = src->b ? src->b + y * src->b_stride : NULL;
 
-    if (src->bpc == 8) {
-        if (b) {
-            for (int j = 0; j < w; j++)
-                dst[j] = ((float)a[j] - 128.0f) - ((float)b[j] - 128.0f);
-        } else {
-            for (int j = 0; j < w; j++)
-                dst[j] = (float)a[j] - 128.0f;
-        }
+    if (src->b) {
+        const uint8_t *b = src->b + y * src->b_stride;
+        (src->bpc == 8 ? dsp->diff_to_float_8 : dsp->diff_to_float_16)(dst, a, b, w, src->bpc);
     } else {
-        const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
-        const float scale = 1.0f / (float)(1 << (src->bpc - 8));
-        if (b) {
-            for (int j = 0; j < w; j++)
-                dst[j] = ((float)a16[j] * scale - 128.0f) -
-                         ((float)b16[j] * scale - 128.0f);
-        } else {
-            for (int j = 0; j < w; j++)
-                dst[j] = (float)a16[j] * scale - 128.0f;
-        }
+        (src->bpc == 8 ? dsp->to_float_8 : dsp->to_float_16)(dst, a, w, src->bpc);
     }
 }
 
@@ -355,6 +403,7 @@ static void resample_kernel(float *dst, int ws, int hs,
  * of the source converted on demand into tmp->rows.
  */
 static void blur_decimate(const FFVmafSpeedConfig *c,
+                          const FFVmafSpeedDSPContext *dsp,
                           const FFVmafSpeedSource *src,
                           FFVmafSpeedScratch *tmp)
 {
@@ -371,18 +420,11 @@ static void blur_decimate(const FFVmafSpeedConfig *c,
                 in[k] = tmp->scaled + (size_t)y * ws;
             } else {
                 float *dst = tmp->rows + (size_t)k * ws;
-                get_row(src, y, ws, dst);
+                get_row(dsp, src, y, ws, dst);
                 in[k] = dst;
             }
         }
-        for (int j = 0; j < ws; j++)
-            row[j] = 0.0f;
-        for (int k = 0; k < n; k++) {
-            const float *s = in[k];
-            const float gk = g[k];
-            for (int j = 0; j < ws; j++)
-                row[j] += gk * s[j];
-        }
+        dsp->blur_v(row, in, g, n, ws);
         for (int j = 0; j < c->wo; j++) {
             float acc = 0.0f;
             for (int k = 0; k < n; k++)
@@ -817,6 +859,7 @@ static void covariance(const FFVmafSpeedConfig *c, const float *d,
 }
 
 int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
+                              const FFVmafSpeedDSPContext *dsp,
                               const FFVmafSpeedSource *src,
                               float *s, float *e, FFVmafSpeedScratch *tmp)
 {
@@ -830,7 +873,7 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
         const int w = c->w, h = c->h;
 
         for (int y = 0; y < h; y++)
-            get_row(src, y, w, tmp->plane + (size_t)y * w);
+            get_row(dsp, src, y, w, tmp->plane + (size_t)y * w);
         switch (c->scale_method) {
         case FF_VMAF_SPEED_SCALE_BILINEAR:
             resample_bilinear(tmp->scaled, c->ws, c->hs, x, w, w, h,
@@ -847,7 +890,7 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
             break;
         }
     }
-    blur_decimate(c, src, tmp);
+    blur_decimate(c, dsp, src, tmp);
     remove_local_mean(c, tmp->d, tmp->t, tmp->mu);
 
     covariance(c, tmp->d, tmp->cen, k);

@@ -127,13 +127,50 @@ typedef struct FFVmafSpeedSource {
     int bpc;
 } FFVmafSpeedSource;
 
+typedef struct FFVmafSpeedDSPContext {
+    /**
+     * One row of a plane as floats in 8-bit units minus 128:
+     * dst[j] = a[j] - 128 for 8-bit samples, a[j] / 2^(bpc - 8) - 128 for
+     * 16-bit ones (bpc 9..16), j < w.
+     */
+    void (*to_float_8)(float *dst, const uint8_t *a, int w, int bpc);
+    void (*to_float_16)(float *dst, const uint8_t *a, int w, int bpc);
+    /** The same for the difference of two rows: (a - 128) - (b - 128). */
+    void (*diff_to_float_8)(float *dst, const uint8_t *a, const uint8_t *b,
+                            int w, int bpc);
+    void (*diff_to_float_16)(float *dst, const uint8_t *a, const uint8_t *b,
+                             int w, int bpc);
+    /**
+     * Vertical filter: row[j] = +0 + g[0] in[0][j] + ... + g[n-1] in[n-1][j],
+     * summed in that order, j < w.
+     */
+    void (*blur_v)(float *row, const float *const *in, const float *g,
+                   int n, int w);
+} FFVmafSpeedDSPContext;
+
+/** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
+void ff_vmaf_speed_dsp_init(FFVmafSpeedDSPContext *c);
+void ff_vmaf_speed_dsp_init_x86(FFVmafSpeedDSPContext *c);
+
+/* AVX2 kernels (x86/speed_avx2.c). */
+void ff_vmaf_speed_to_float_8_avx2(float *dst, const uint8_t *a, int w, int bpc);
+void ff_vmaf_speed_to_float_16_avx2(float *dst, const uint8_t *a, int w, int bpc);
+void ff_vmaf_speed_diff_to_float_8_avx2(float *dst, const uint8_t *a,
+                                        const uint8_t *b, int w, int bpc);
+void ff_vmaf_speed_diff_to_float_16_avx2(float *dst, const uint8_t *a,
+                                         const uint8_t *b, int w, int bpc);
+void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
+                               const float *g, int n, int w);
+
 /**
- * Per-block variance s[] and entropy e[] of a c->w x c->h plane.
+ * Per-block variance s[] and entropy e[] of a c->w x c->h plane, with
+ * the kernels of dsp.
  *
  * @return 1 if the covariance of the model is singular (then s[] is 0,
  *         as in libvmaf), 0 otherwise
  */
 int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
+                              const FFVmafSpeedDSPContext *dsp,
                               const FFVmafSpeedSource *src,
                               float *s, float *e, FFVmafSpeedScratch *tmp);
 

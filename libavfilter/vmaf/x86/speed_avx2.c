@@ -1,0 +1,138 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * AVX2 SpEED kernels: the conversion of input rows to float and the
+ * vertical anti-alias filter, 8 columns at a time. Every output sample
+ * gets the very operations of the C version in the same order (one
+ * rounding each, no FMA); the tails run the C expressions.
+ */
+
+#include <stdint.h>
+
+#include "libavutil/attributes.h"
+
+#include "../speed_dsp.h"
+#include "simd.h"
+
+FF_VMAF_TARGET_BEGIN("avx2")
+
+static av_always_inline __m256 load8_8(const uint8_t *a)
+{
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)a)));
+}
+
+static av_always_inline __m256 load8_16(const uint16_t *a)
+{
+    return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)a)));
+}
+
+void ff_vmaf_speed_to_float_8_avx2(float *dst, const uint8_t *a, int w, int bpc)
+{
+    const __m256 off = _mm256_set1_ps(128.0f);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_sub_ps(load8_8(a + j), off));
+    for (; j < w; j++)
+        dst[j] = (float)a[j] - 128.0f;
+}
+
+void ff_vmaf_speed_to_float_16_avx2(float *dst, const uint8_t *a, int w, int bpc)
+{
+    const uint16_t *a16 = (const uint16_t *)a;
+    const float scale = 1.0f / (float)(1 << (bpc - 8));
+    const __m256 off = _mm256_set1_ps(128.0f), sc = _mm256_set1_ps(scale);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_sub_ps(_mm256_mul_ps(load8_16(a16 + j), sc), off));
+    for (; j < w; j++)
+        dst[j] = (float)a16[j] * scale - 128.0f;
+}
+
+void ff_vmaf_speed_diff_to_float_8_avx2(float *dst, const uint8_t *a,
+                                        const uint8_t *b, int w, int bpc)
+{
+    const __m256 off = _mm256_set1_ps(128.0f);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_sub_ps(_mm256_sub_ps(load8_8(a + j), off),
+                                                _mm256_sub_ps(load8_8(b + j), off)));
+    for (; j < w; j++)
+        dst[j] = ((float)a[j] - 128.0f) - ((float)b[j] - 128.0f);
+}
+
+void ff_vmaf_speed_diff_to_float_16_avx2(float *dst, const uint8_t *a,
+                                         const uint8_t *b, int w, int bpc)
+{
+    const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
+    const float scale = 1.0f / (float)(1 << (bpc - 8));
+    const __m256 off = _mm256_set1_ps(128.0f), sc = _mm256_set1_ps(scale);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8) {
+        __m256 fa = _mm256_sub_ps(_mm256_mul_ps(load8_16(a16 + j), sc), off);
+        __m256 fb = _mm256_sub_ps(_mm256_mul_ps(load8_16(b16 + j), sc), off);
+        _mm256_storeu_ps(dst + j, _mm256_sub_ps(fa, fb));
+    }
+    for (; j < w; j++)
+        dst[j] = ((float)a16[j] * scale - 128.0f) -
+                 ((float)b16[j] * scale - 128.0f);
+}
+
+void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
+                               const float *g, int n, int w)
+{
+    int j = 0;
+
+    /* 32 columns per pass: four independent sums per tap hide the add
+     * latency; each column's sum still runs over k in order. */
+    for (; j + 32 <= w; j += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (int k = 0; k < n; k++) {
+            const float *s = in[k] + j;
+            const __m256 gk = _mm256_set1_ps(g[k]);
+            a0 = _mm256_add_ps(a0, _mm256_mul_ps(gk, _mm256_loadu_ps(s)));
+            a1 = _mm256_add_ps(a1, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 8)));
+            a2 = _mm256_add_ps(a2, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 16)));
+            a3 = _mm256_add_ps(a3, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 24)));
+        }
+        _mm256_storeu_ps(row + j,      a0);
+        _mm256_storeu_ps(row + j + 8,  a1);
+        _mm256_storeu_ps(row + j + 16, a2);
+        _mm256_storeu_ps(row + j + 24, a3);
+    }
+    for (; j + 8 <= w; j += 8) {
+        __m256 a0 = _mm256_setzero_ps();
+        for (int k = 0; k < n; k++)
+            a0 = _mm256_add_ps(a0, _mm256_mul_ps(_mm256_set1_ps(g[k]),
+                                                 _mm256_loadu_ps(in[k] + j)));
+        _mm256_storeu_ps(row + j, a0);
+    }
+    for (; j < w; j++) {
+        float acc = 0.0f;
+        for (int k = 0; k < n; k++)
+            acc += g[k] * in[k][j];
+        row[j] = acc;
+    }
+}
+
+FF_VMAF_TARGET_END

@@ -1,0 +1,35 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "libavutil/attributes.h"
+#include "libavutil/cpu.h"
+
+#include "../speed_dsp.h"
+
+av_cold void ff_vmaf_speed_dsp_init_x86(FFVmafSpeedDSPContext *c)
+{
+    int flags = av_get_cpu_flags();
+
+    if (flags & AV_CPU_FLAG_AVX2) {
+        c->to_float_8       = ff_vmaf_speed_to_float_8_avx2;
+        c->to_float_16      = ff_vmaf_speed_to_float_16_avx2;
+        c->diff_to_float_8  = ff_vmaf_speed_diff_to_float_8_avx2;
+        c->diff_to_float_16 = ff_vmaf_speed_diff_to_float_16_avx2;
+        c->blur_v           = ff_vmaf_speed_blur_v_avx2;
+    }
+}
