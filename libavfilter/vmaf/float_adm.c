@@ -83,6 +83,7 @@ typedef struct FloatADMContext {
 
     float  rf[SCALES][2];           ///< CSF weights of h/v and d bands
     double limit;                   ///< num and den below this count as 0
+    FFVmafFloatDSPContext dsp;
 } FloatADMContext;
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
@@ -164,6 +165,7 @@ static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatADMContext *s = f->priv;
 
+    ff_vmaf_float_dsp_init(&s->dsp);
     if (geo->width < ADM_MIN_SIZE || geo->height < ADM_MIN_SIZE) {
         av_log(f->log_ctx, AV_LOG_ERROR,
                "Feature 'float_adm' needs frames of at least %dx%d, got %dx%d.\n",
@@ -493,7 +495,8 @@ static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
 }
 
 /* Scale 0 reads the pictures: four luma rows converted per band row. */
-static void adm_dwt_picture(float *const band[4], ptrdiff_t band_stride,
+static void adm_dwt_picture(const FFVmafFloatDSPContext *dsp,
+                            float *const band[4], ptrdiff_t band_stride,
                             const FFVmafPicture *pic, float *tmp)
 {
     const int w = pic->w[0], h = pic->h[0];
@@ -506,12 +509,12 @@ static void adm_dwt_picture(float *const band[4], ptrdiff_t band_stride,
         for (int k = 0; k < FF_VMAF_DWT_TAPS; k++) {
             int y = ff_vmaf_float_dwt_index(2 * i - 1 + k, h);
             float *row = rows + k * (size_t)w;
-            ff_vmaf_float_from_luma(row, w, pic->data[0] + y * pic->linesize[0],
-                                    pic->linesize[0], w, 1, pic->bpc, -128.0f);
+            dsp->from_luma(row, w, pic->data[0] + y * pic->linesize[0],
+                           pic->linesize[0], w, 1, pic->bpc, -128.0f);
             src[k] = row;
         }
-        ff_vmaf_float_dwt2_row(band[0] + o, band[1] + o, band[2] + o, band[3] + o,
-                               src, w, tmp);
+        dsp->dwt2_row(band[0] + o, band[1] + o, band[2] + o, band[3] + o,
+                      src, w, tmp);
     }
 }
 
@@ -566,9 +569,9 @@ static int float_adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                 [BAND_H] = detail_buf[c][ORI_H], [BAND_D] = detail_buf[c][ORI_D],
             };
             if (k == 0)
-                adm_dwt_picture(band, bw, c ? dis : ref, tmp);
+                adm_dwt_picture(&s->dsp, band, bw, c ? dis : ref, tmp);
             else
-                ff_vmaf_float_dwt2(band[BAND_A], band[BAND_V], band[BAND_H], band[BAND_D],
+                ff_vmaf_float_dwt2(&s->dsp, band[BAND_A], band[BAND_V], band[BAND_H], band[BAND_D],
                                    bw, approx_buf[k - 1][c], w, w, h, tmp);
         }
         w = bw;

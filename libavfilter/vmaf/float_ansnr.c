@@ -43,6 +43,7 @@ typedef struct FloatANSNRContext {
     /* Integer weights divided in double, then stored as float. */
     float ref_kernel[REF_TAPS * REF_TAPS];
     float dis_kernel[DIS_TAPS * DIS_TAPS];
+    FFVmafFloatDSPContext dsp;
 } FloatANSNRContext;
 
 static const int ref_weights[REF_TAPS * REF_TAPS] = {
@@ -63,6 +64,7 @@ static int float_ansnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatANSNRContext *s = f->priv;
 
+    ff_vmaf_float_dsp_init(&s->dsp);
     if (geo->width <= DIS_TAPS / 2 || geo->height <= DIS_TAPS / 2) {
         av_log(f->log_ctx, AV_LOG_ERROR,
                "Feature 'float_ansnr' needs frames of at least %dx%d, got %dx%d.\n",
@@ -99,11 +101,11 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     dis_f = ref_f + plane;
     tmp   = dis_f + plane;
 
-    ff_vmaf_float_from_luma(src, w, ref->data[0], ref->linesize[0],
-                            w, h, ref->bpc, -128.0f);
+    s->dsp.from_luma(src, w, ref->data[0], ref->linesize[0],
+                     w, h, ref->bpc, -128.0f);
     ff_vmaf_float_filter2d(ref_f, w, src, w, w, h, s->ref_kernel, REF_TAPS, tmp);
-    ff_vmaf_float_from_luma(src, w, dis->data[0], dis->linesize[0],
-                            w, h, dis->bpc, -128.0f);
+    s->dsp.from_luma(src, w, dis->data[0], dis->linesize[0],
+                     w, h, dis->bpc, -128.0f);
     ff_vmaf_float_filter2d(dis_f, w, src, w, w, h, s->dis_kernel, DIS_TAPS, tmp);
 
     /* Float sums per row, then a float sum of the rows. */

@@ -30,6 +30,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
+
+#include "libavutil/attributes.h"
 #include "libavutil/mathematics.h"
 
 #include "float_dsp.h"
@@ -204,7 +207,8 @@ void ff_vmaf_float_hfilter(float *dst, float *row, int w,
     }
 }
 
-void ff_vmaf_float_conv(float *dst, ptrdiff_t dst_stride,
+void ff_vmaf_float_conv(const FFVmafFloatDSPContext *c,
+                        float *dst, ptrdiff_t dst_stride,
                         const float *src, ptrdiff_t src_stride,
                         int w, int h, const float *g, int n, int step,
                         float *tmp)
@@ -213,8 +217,8 @@ void ff_vmaf_float_conv(float *dst, ptrdiff_t dst_stride,
 
     /* Decimation keeps floor(size / step) rows and columns. */
     for (int o = 0; o < h / step; o++) {
-        ff_vmaf_float_vfilter(row, src, src_stride, w, h, o * step, g, n);
-        ff_vmaf_float_hfilter(dst + o * dst_stride, row, w, g, n, step, w / step);
+        c->vfilter(row, src, src_stride, w, h, o * step, g, n);
+        c->hfilter(dst + o * dst_stride, row, w, g, n, step, w / step);
     }
 }
 
@@ -322,7 +326,8 @@ void ff_vmaf_float_dwt2_row(float *a, float *v, float *hb, float *d,
     dwt_row(hb, d, hi, w);
 }
 
-void ff_vmaf_float_dwt2(float *a, float *v, float *hb, float *d,
+void ff_vmaf_float_dwt2(const FFVmafFloatDSPContext *c,
+                        float *a, float *v, float *hb, float *d,
                         ptrdiff_t band_stride,
                         const float *src, ptrdiff_t src_stride,
                         int w, int h, float *tmp)
@@ -333,7 +338,7 @@ void ff_vmaf_float_dwt2(float *a, float *v, float *hb, float *d,
 
         for (int k = 0; k < FF_VMAF_DWT_TAPS; k++)
             rows[k] = src + ff_vmaf_float_dwt_index(2 * i - 1 + k, h) * src_stride;
-        ff_vmaf_float_dwt2_row(a + o, v + o, hb + o, d + o, rows, w, tmp);
+        c->dwt2_row(a + o, v + o, hb + o, d + o, rows, w, tmp);
     }
 }
 
@@ -389,4 +394,16 @@ void ff_vmaf_float_resize(float *dst, int dw, int dh,
         resize_bilinear(dst, dw, dh, src, src_stride, w, h);
     else
         resize_nearest(dst, dw, dh, src, src_stride, w, h);
+}
+
+av_cold void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c)
+{
+    c->from_luma     = ff_vmaf_float_from_luma;
+    c->vfilter       = ff_vmaf_float_vfilter;
+    c->vfilter_stats = ff_vmaf_float_vfilter_stats;
+    c->hfilter       = ff_vmaf_float_hfilter;
+    c->dwt2_row      = ff_vmaf_float_dwt2_row;
+#if ARCH_X86_64
+    ff_vmaf_float_dsp_init_x86(c);
+#endif
 }

@@ -39,6 +39,8 @@
 /** Most taps of a generated Gaussian (kernel scale 360/97 at scale 0: 65). */
 #define FF_VMAF_FLOAT_MAX_TAPS 65
 
+struct FFVmafFloatDSPContext;
+
 /**
  * Luma samples in 8-bit units plus offset: x = f(f(v / 2^(bpc-8)) + offset).
  * src holds uint8_t when bpc == 8, else uint16_t; linesize in bytes.
@@ -110,7 +112,8 @@ static inline size_t ff_vmaf_float_conv_tmp_size(int w)
  * floor(w / 2) x floor(h / 2) samples. w and h must exceed n/2.
  * tmp: ff_vmaf_float_conv_tmp_size(w) floats.
  */
-void ff_vmaf_float_conv(float *dst, ptrdiff_t dst_stride,
+void ff_vmaf_float_conv(const struct FFVmafFloatDSPContext *c,
+                        float *dst, ptrdiff_t dst_stride,
                         const float *src, ptrdiff_t src_stride,
                         int w, int h, const float *g, int n, int step,
                         float *tmp);
@@ -162,7 +165,8 @@ void ff_vmaf_float_dwt2_row(float *a, float *v, float *hb, float *d,
  * One DWT level of a w x h plane (w, h >= 2) into four bands of
  * ceil(w / 2) x ceil(h / 2). tmp: 2 * w floats.
  */
-void ff_vmaf_float_dwt2(float *a, float *v, float *hb, float *d,
+void ff_vmaf_float_dwt2(const struct FFVmafFloatDSPContext *c,
+                        float *a, float *v, float *hb, float *d,
                         ptrdiff_t band_stride,
                         const float *src, ptrdiff_t src_stride,
                         int w, int h, float *tmp);
@@ -191,5 +195,32 @@ static inline double ff_vmaf_float_psnr_cap(int bpc)
 {
     return 6.0 * bpc + 12.0;
 }
+
+/**
+ * The hot kernels above, as function pointers: the C versions
+ * (ff_vmaf_float_from_luma, _vfilter, _vfilter_stats, _hfilter,
+ * _dwt2_row) are the reference, and every SIMD version gives the same bits
+ * for the same arguments. The drivers ff_vmaf_float_conv() and
+ * ff_vmaf_float_dwt2() call through them.
+ */
+typedef struct FFVmafFloatDSPContext {
+    void (*from_luma)(float *dst, ptrdiff_t dst_stride,
+                      const uint8_t *src, ptrdiff_t linesize,
+                      int w, int h, int bpc, float offset);
+    void (*vfilter)(float *dst, const float *src, ptrdiff_t stride,
+                    int w, int h, int i, const float *g, int n);
+    void (*vfilter_stats)(float *const dst[5], const float *x,
+                          const float *y, ptrdiff_t stride,
+                          int w, int h, int i, const float *g, int n);
+    void (*hfilter)(float *dst, float *row, int w,
+                    const float *g, int n, int step, int nout);
+    void (*dwt2_row)(float *a, float *v, float *hb, float *d,
+                     const float *const src[FF_VMAF_DWT_TAPS], int w,
+                     float *tmp);
+} FFVmafFloatDSPContext;
+
+/** Set the fastest versions this CPU runs. */
+void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c);
+void ff_vmaf_float_dsp_init_x86(FFVmafFloatDSPContext *c);
 
 #endif /* AVFILTER_VMAF_FLOAT_DSP_H */

@@ -30,16 +30,28 @@
 #include "feature.h"
 #include "float_dsp.h"
 
+typedef struct FloatMomentContext {
+    FFVmafFloatDSPContext dsp;
+} FloatMomentContext;
+
+static int float_moment_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+{
+    FloatMomentContext *s = f->priv;
+
+    ff_vmaf_float_dsp_init(&s->dsp);
+    return 0;
+}
+
 /* Sequential double sums of x and of the float square x * x. */
-static void moments(const FFVmafPicture *pic, float *row,
-                    double *first, double *second)
+static void moments(const FFVmafFloatDSPContext *dsp, const FFVmafPicture *pic,
+                    float *row, double *first, double *second)
 {
     const int w = pic->w[0], h = pic->h[0];
     double s1 = 0.0, s2 = 0.0;
 
     for (int i = 0; i < h; i++) {
-        ff_vmaf_float_from_luma(row, w, pic->data[0] + i * pic->linesize[0],
-                                pic->linesize[0], w, 1, pic->bpc, 0.0f);
+        dsp->from_luma(row, w, pic->data[0] + i * pic->linesize[0],
+                       pic->linesize[0], w, 1, pic->bpc, 0.0f);
         for (int j = 0; j < w; j++) {
             s1 += row[j];
             s2 += (double)(row[j] * row[j]);
@@ -53,14 +65,15 @@ static int float_moment_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                 const FFVmafPicture *dis, unsigned index,
                                 struct FFVmafFeatureCollector *fc)
 {
+    const FloatMomentContext *s = f->priv;
     float *row = av_malloc_array(ref->w[0], sizeof(*row));
     double ref1, ref2, dis1, dis2;
     int ret;
 
     if (!row)
         return AVERROR(ENOMEM);
-    moments(ref, row, &ref1, &ref2);
-    moments(dis, row, &dis1, &dis2);
+    moments(&s->dsp, ref, row, &ref1, &ref2);
+    moments(&s->dsp, dis, row, &dis1, &dis2);
     av_free(row);
 
     ret = ff_vmaf_feature_write(f, fc, "float_moment_ref1st", index, ref1);
@@ -80,6 +93,8 @@ static const char *const float_moment_provides[] = {
 
 const FFVmafExtractor ff_vmaf_extractor_float_moment = {
     .name      = "float_moment",
+    .priv_size = sizeof(FloatMomentContext),
     .provides  = float_moment_provides,
+    .init      = float_moment_init,
     .extract   = float_moment_extract,
 };

@@ -60,6 +60,7 @@ typedef struct FloatMotionContext {
     float *tmp;
     unsigned nb_frames;
     float prev_motion;  ///< motion of the last frame pushed
+    FFVmafFloatDSPContext dsp;
 } FloatMotionContext;
 
 /*
@@ -102,6 +103,7 @@ static int float_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     const size_t plane = (size_t)geo->width * geo->height;
     int min;
 
+    ff_vmaf_float_dsp_init(&s->dsp);
     s->w = geo->width;
     s->h = geo->height;
     /* Every value is known at once when nothing is computed. */
@@ -205,10 +207,10 @@ static int float_motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     }
 
     cur = s->blur[index % 2];
-    ff_vmaf_float_from_luma(s->taps ? s->src : cur, s->w, ref->data[0],
-                            ref->linesize[0], s->w, s->h, ref->bpc, -128.0f);
+    s->dsp.from_luma(s->taps ? s->src : cur, s->w, ref->data[0],
+                     ref->linesize[0], s->w, s->h, ref->bpc, -128.0f);
     if (s->taps)
-        ff_vmaf_float_conv(cur, s->w, s->src, s->w, s->w, s->h,
+        ff_vmaf_float_conv(&s->dsp, cur, s->w, s->src, s->w, s->w, s->h,
                            s->taps, s->filter_size, 1, s->tmp);
     if (index > 0)
         motion = mean_abs_diff(s->blur[(index - 1) % 2], cur, s->w, s->h);

@@ -34,12 +34,14 @@
 
 typedef struct FloatPSNRContext {
     double peak, cap;
+    FFVmafFloatDSPContext dsp;
 } FloatPSNRContext;
 
 static int float_psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatPSNRContext *s = f->priv;
 
+    ff_vmaf_float_dsp_init(&s->dsp);
     /* The peak is in 8-bit units: 255.75 at 10 bits, not 1023. */
     s->peak = ff_vmaf_float_psnr_peak(geo->bpc);
     s->cap  = ff_vmaf_float_psnr_cap(geo->bpc);
@@ -58,10 +60,10 @@ static int float_psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     if (!r)
         return AVERROR(ENOMEM);
     for (int i = 0; i < h; i++) {
-        ff_vmaf_float_from_luma(r, w, ref->data[0] + i * ref->linesize[0],
-                                ref->linesize[0], w, 1, ref->bpc, 0.0f);
-        ff_vmaf_float_from_luma(d, w, dis->data[0] + i * dis->linesize[0],
-                                dis->linesize[0], w, 1, dis->bpc, 0.0f);
+        s->dsp.from_luma(r, w, ref->data[0] + i * ref->linesize[0],
+                         ref->linesize[0], w, 1, ref->bpc, 0.0f);
+        s->dsp.from_luma(d, w, dis->data[0] + i * dis->linesize[0],
+                         dis->linesize[0], w, 1, dis->bpc, 0.0f);
         /* One double accumulator over the plane; the square is a float. */
         for (int j = 0; j < w; j++) {
             float e = r[j] - d[j];

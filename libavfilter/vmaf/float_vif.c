@@ -61,6 +61,7 @@ typedef struct FloatVIFContext {
     enum FFVmafResizeMethod method;
     int ntaps[SCALES];
     float taps[SCALES][FF_VMAF_FLOAT_MAX_TAPS];
+    FFVmafFloatDSPContext dsp;
 } FloatVIFContext;
 
 #define OFFSET(x) offsetof(FloatVIFContext, x)
@@ -120,6 +121,7 @@ static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     FloatVIFContext *s = f->priv;
     int min;
 
+    ff_vmaf_float_dsp_init(&s->dsp);
     if (!ff_vmaf_float_kernelscale_valid(s->kernelscale)) {
         av_log(f->log_ctx, AV_LOG_ERROR,
                "Feature 'float_vif': vif_kernelscale %g is not one of the "
@@ -229,9 +231,9 @@ static void vif_statistic(const FloatVIFContext *s, const float *x, const float 
         const float *mu1, *mu2, *xx, *yy, *xy;
         float num_row = 0.0f, den_row = 0.0f;
 
-        ff_vmaf_float_vfilter_stats(rows->pad, x, y, w, w, h, i, g, n);
+        s->dsp.vfilter_stats(rows->pad, x, y, w, w, h, i, g, n);
         for (int k = 0; k < 5; k++)
-            ff_vmaf_float_hfilter(rows->out[k], rows->pad[k], w, g, n, 1, w);
+            s->dsp.hfilter(rows->out[k], rows->pad[k], w, g, n, 1, w);
         mu1 = rows->out[MU1];
         mu2 = rows->out[MU2];
         xx  = rows->out[XX];
@@ -353,8 +355,8 @@ static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     for (int c = 0; c < 2; c++) {
         const FFVmafPicture *pic = c ? dis : ref;
         float *dst = s->resize ? input[c] : planes[0][c];
-        ff_vmaf_float_from_luma(dst, in_w, pic->data[0], pic->linesize[0],
-                                in_w, in_h, pic->bpc, -128.0f);
+        s->dsp.from_luma(dst, in_w, pic->data[0], pic->linesize[0],
+                         in_w, in_h, pic->bpc, -128.0f);
         if (s->resize)
             ff_vmaf_float_resize(planes[0][c], w, h, dst, in_w, in_w, in_h,
                                  s->method);
@@ -364,7 +366,7 @@ static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         if (k > 0) {
             /* Scale k is filtered with its own kernel, then decimated. */
             for (int c = 0; c < 2; c++)
-                ff_vmaf_float_conv(planes[k][c], w / 2, planes[k - 1][c], w,
+                ff_vmaf_float_conv(&s->dsp, planes[k][c], w / 2, planes[k - 1][c], w,
                                    w, h, s->taps[k], s->ntaps[k], 2, rows_buf);
             w /= 2;
             h /= 2;

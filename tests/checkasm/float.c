@@ -16,10 +16,565 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+/*
+ * The float family's kernels (float_dsp.h): luma to float, the vertical,
+ * statistics and horizontal filters, the DWT row, and the two drivers
+ * (conv, dwt2) that call through them, each SIMD version against the C
+ * one, compared bit for bit (memcmp, so a sign of zero or a NaN pattern
+ * counts too), with guard zones around every output.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavutil/common.h"
+
+#include "libavfilter/vmaf/float_dsp.h"
 
 #include "checkasm.h"
 
-/* To be written with the dsp context of this feature. */
+#define MAX_W    1920
+#define GUARD    32             /* floats checked on each side of outputs */
+#define MAX_H    72
+#define NB_MODES 9
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* A float sample for a fill mode: random pixel-like values with fractions,
+ * 0, the largest and smallest luma after the -128 offset, alternations,
+ * signed zeros among random values, and wide random values. */
+static float fsample(int mode, size_t i)
+{
+    switch (mode) {
+    case 0:  return (float)((int)(checkasm_rand() % 65536) - 32768) / 256.0f;
+    case 1:  return 0.0f;
+    case 2:  return 127.99609375f;
+    case 3:  return -128.0f;
+    case 4:  return i & 1 ? 127.99609375f : -128.0f;
+    case 5:  return i & 1 ? 0.0f : 127.0f;
+    case 6:  return checkasm_rand() & 1 ? -0.0f : (checkasm_rand() & 2 ? 0.0f : 1e-3f);
+    case 7:  return (float)((int)checkasm_rand()) / 65536.0f;
+    default: return (float)(checkasm_rand() & 0xffffff) / 16777216.0f - 0.5f;
+    }
+}
+
+static void ffill(float *buf, size_t n, int mode)
+{
+    for (size_t i = 0; i < n; i++)
+        buf[i] = fsample(mode, i);
+}
+
+/* A pattern the kernels never write, for the guard zones. */
+static void poison(float *buf, size_t n)
+{
+    memset(buf, 0x5a, n * sizeof(*buf));
+}
+
+/* Floats of misalignment: 1..7 (4..28 bytes). */
+static int misalign(void)
+{
+    return 1 + checkasm_rand_int(7);
+}
+
+static int tier_differs(int t, const void *c_fn, const void *fn)
+{
+    return t > 0 && fn != c_fn;
+}
+
+static size_t first_diff(const float *a, const float *b, size_t n)
+{
+    size_t x = 0;
+    while (x < n && !memcmp(a + x, b + x, sizeof(*a)))
+        x++;
+    return x;
+}
+
+/* Tap sets: the Gaussians of float_vif's scales at a few kernel scales
+ * (3 to 65 taps), motion's 5-tap blur, and random taps. */
+#define NB_TAPSETS 12
+typedef struct TapSet {
+    int n;
+    float g[FF_VMAF_FLOAT_MAX_TAPS];
+} TapSet;
+
+static TapSet tapsets[NB_TAPSETS];
+
+static void init_tapsets(void)
+{
+    static const double ks[] = { 1.0, 360.0 / 97, 0.5 };
+    int nb = 0;
+
+    for (int i = 0; i < 3; i++)
+        for (int q = 0; q < 4 && nb < NB_TAPSETS - 3; q += i ? 1 : 2) {
+            TapSet *t = &tapsets[nb++];
+            t->n = ff_vmaf_float_filter_size(q, ks[i]);
+            ff_vmaf_float_gaussian(t->g, t->n, t->n / 5.0f);
+        }
+    {
+        static const float blur5[] = { 0.054488685f, 0.244201342f, 0.402619947f,
+                                       0.244201342f, 0.054488685f };
+        TapSet *t = &tapsets[nb++];
+        t->n = 5;
+        memcpy(t->g, blur5, sizeof(blur5));
+    }
+    while (nb < NB_TAPSETS) {
+        TapSet *t = &tapsets[nb++];
+        t->n = 1 + 2 * checkasm_rand_int(10) + (nb & 1);
+        for (int k = 0; k < t->n; k++)
+            t->g[k] = fsample(8, k);
+    }
+}
+
+/* A tap set usable on an axis of size sz (the kernels need sz > n / 2). */
+static const TapSet *pick_taps(int sz, int step)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        const TapSet *t = &tapsets[checkasm_rand_int(NB_TAPSETS)];
+        if (sz > t->n / 2 && (step == 1 || sz / 2 > t->n / 2 || sz / 2 == 0))
+            return t;
+    }
+    return &tapsets[NB_TAPSETS - 1]; /* never: 3-tap sets exist */
+}
+
+/* ------------------------------------------------------------------ */
+
+static void check_from_luma(int t)
+{
+    static const int depths[] = { 8, 9, 10, 12, 16 };
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    const int H = 3;
+    size_t ls_max = (MAX_W + 64) * 2, out = (size_t)H * (MAX_W + 16) + 2 * GUARD;
+    uint8_t *src = xmalloc(H * ls_max + 64);
+    float *dc = xmalloc(out * sizeof(float)), *da = xmalloc(out * sizeof(float));
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.from_luma, (const void *)a.from_luma))
+        goto end;
+
+    for (int di = 0; di < 5; di++) {
+        int bpc = depths[di], bytes = bpc > 8 ? 2 : 1;
+        unsigned max = (1u << bpc) - 1;
+        for (int wi = 0; checkasm_widths[wi]; wi++) {
+            int w = checkasm_widths[wi];
+            for (int m = 0; m < 5; m++) {
+                ptrdiff_t ls = (ptrdiff_t)w * bytes + checkasm_rand_int(64) * bytes;
+                ptrdiff_t ds = w + checkasm_rand_int(16);
+                uint8_t *s = src + (bytes == 1 ? 1 + checkasm_rand_int(31)
+                                               : 2 * (1 + checkasm_rand_int(15)));
+                float offset = m & 1 ? -128.0f : 0.0f;
+                int o = GUARD + misalign();
+                size_t ns = (size_t)H * ls / bytes;
+
+                for (size_t i = 0; i < ns; i++) {
+                    unsigned v = m == 0 ? checkasm_rand() & max : m == 1 ? 0 :
+                                 m == 2 ? max : m == 3 ? (i & 1 ? max : 0) :
+                                 checkasm_rand() & 1 ? max : 0;
+                    if (bytes == 1)
+                        s[i] = v;
+                    else
+                        ((uint16_t *)s)[i] = v;
+                }
+                poison(dc, out);
+                poison(da, out);
+                c.from_luma(dc + o, ds, s, ls, w, H, bpc, offset);
+                a.from_luma(da + o, ds, s, ls, w, H, bpc, offset);
+                if (memcmp(dc, da, out * sizeof(float))) {
+                    size_t x = first_diff(dc, da, out);
+                    checkasm_fail("float", tier, "from_luma",
+                                  "bpc %d w %d mode %d: dst[%d] = %a, C %a",
+                                  bpc, w, m, (int)x - o, da[x], dc[x]);
+                }
+                cases++;
+            }
+        }
+    }
+    checkasm_report("float", tier, "from_luma", cases);
+end:
+    free(src);
+    free(dc);
+    free(da);
+}
+
+/* Planes of up to MAX_H rows of MAX_W + 64 floats, and output rows. */
+typedef struct Bufs {
+    float *x, *y;
+    float *oc[5], *oa[5];
+    size_t plane, row;
+} Bufs;
+
+static void bufs_alloc(Bufs *b)
+{
+    b->plane = (size_t)MAX_H * (MAX_W + 64) + 16;
+    b->row   = MAX_W + 2 * GUARD + 2 * FF_VMAF_FLOAT_MAX_TAPS + 16;
+    b->x = xmalloc(b->plane * sizeof(float));
+    b->y = xmalloc(b->plane * sizeof(float));
+    for (int k = 0; k < 5; k++) {
+        b->oc[k] = xmalloc(b->row * sizeof(float));
+        b->oa[k] = xmalloc(b->row * sizeof(float));
+    }
+}
+
+static void bufs_free(Bufs *b)
+{
+    free(b->x);
+    free(b->y);
+    for (int k = 0; k < 5; k++) {
+        free(b->oc[k]);
+        free(b->oa[k]);
+    }
+}
+
+/* vfilter (stats = 0) or vfilter_stats (stats = 1). */
+static void check_vfilter(int t, Bufs *b, int stats)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    int cases = 0, cases_s = 0, test_v, test_s;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    test_v = !stats && tier_differs(t, (const void *)c.vfilter, (const void *)a.vfilter);
+    test_s = stats && tier_differs(t, (const void *)c.vfilter_stats,
+                                   (const void *)a.vfilter_stats);
+    if (!test_v && !test_s)
+        return;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        for (int m = 0; m < NB_MODES; m++) {
+            const TapSet *ts = pick_taps(MAX_H, 1);
+            int n = ts->n, h = n / 2 + 1 + checkasm_rand_int(MAX_H - n / 2);
+            ptrdiff_t stride = w + checkasm_rand_int(64);
+            int i = checkasm_rand_int(4) == 0 ? 0 : checkasm_rand_int(4) == 0 ? h - 1
+                                              : checkasm_rand_int(h);
+            float *x = b->x + misalign(), *y = b->y + misalign();
+            int o = GUARD + misalign();
+            float *dc[5], *da[5];
+
+            if ((size_t)h * stride + 8 > b->plane)
+                h = (int)((b->plane - 8) / stride);
+            if (i >= h)
+                i = h - 1;
+            ffill(x, (size_t)h * stride, m);
+            /* y differs from x except in the constant modes */
+            ffill(y, (size_t)h * stride, m == 0 || m >= 6 ? m : (m + 2) % 6);
+
+            if (test_v) {
+                poison(b->oc[0], b->row);
+                poison(b->oa[0], b->row);
+                c.vfilter(b->oc[0] + o, x, stride, w, h, i, ts->g, n);
+                a.vfilter(b->oa[0] + o, x, stride, w, h, i, ts->g, n);
+                if (memcmp(b->oc[0], b->oa[0], b->row * sizeof(float))) {
+                    size_t d = first_diff(b->oc[0], b->oa[0], b->row);
+                    checkasm_fail("float", tier, "vfilter",
+                                  "w %d h %d i %d n %d mode %d: dst[%d] = %a, C %a",
+                                  w, h, i, n, m, (int)d - o, b->oa[0][d], b->oc[0][d]);
+                }
+                cases++;
+            }
+            if (test_s) {
+                for (int k = 0; k < 5; k++) {
+                    poison(b->oc[k], b->row);
+                    poison(b->oa[k], b->row);
+                    dc[k] = b->oc[k] + o;
+                    da[k] = b->oa[k] + o;
+                }
+                c.vfilter_stats(dc, x, y, stride, w, h, i, ts->g, n);
+                a.vfilter_stats(da, x, y, stride, w, h, i, ts->g, n);
+                for (int k = 0; k < 5; k++) {
+                    if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
+                        size_t d = first_diff(b->oc[k], b->oa[k], b->row);
+                        checkasm_fail("float", tier, "vfilter_stats",
+                                      "w %d h %d i %d n %d mode %d: out %d [%d] = %a, C %a",
+                                      w, h, i, n, m, k, (int)d - o,
+                                      b->oa[k][d], b->oc[k][d]);
+                        break;
+                    }
+                }
+                cases_s++;
+            }
+        }
+    }
+    if (test_v)
+        checkasm_report("float", tier, "vfilter", cases);
+    if (test_s)
+        checkasm_report("float", tier, "vfilter_stats", cases_s);
+}
+
+static void check_hfilter(int t, Bufs *b)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.hfilter, (const void *)a.hfilter))
+        return;
+
+    for (int step = 1; step <= 2; step++)
+        for (int wi = 0; checkasm_widths[wi]; wi++) {
+            int w = checkasm_widths[wi];
+            for (int m = 0; m < NB_MODES; m++) {
+                const TapSet *ts;
+                int r, o = GUARD + misalign(), ro;
+                float *rc = b->oc[1], *ra = b->oa[1];
+
+                if (w < 2)
+                    continue;           /* no tap set leaves w > n / 2 with n >= 3 */
+                ts = pick_taps(w, step);
+                r = ts->n / 2;
+                ro = GUARD + FF_VMAF_FLOAT_MAX_TAPS / 2 + misalign();
+                /* the row and its border zone, with guards */
+                poison(rc, b->row);
+                ffill(rc + ro - r, w + 2 * r, m);
+                memcpy(ra, rc, b->row * sizeof(float));
+                poison(b->oc[0], b->row);
+                poison(b->oa[0], b->row);
+                c.hfilter(b->oc[0] + o, rc + ro, w, ts->g, ts->n, step, w / step);
+                a.hfilter(b->oa[0] + o, ra + ro, w, ts->g, ts->n, step, w / step);
+                if (memcmp(b->oc[0], b->oa[0], b->row * sizeof(float))) {
+                    size_t d = first_diff(b->oc[0], b->oa[0], b->row);
+                    checkasm_fail("float", tier, "hfilter",
+                                  "step %d w %d n %d mode %d: dst[%d] = %a, C %a",
+                                  step, w, ts->n, m, (int)d - o, b->oa[0][d], b->oc[0][d]);
+                } else if (memcmp(rc, ra, b->row * sizeof(float))) {
+                    checkasm_fail("float", tier, "hfilter",
+                                  "step %d w %d n %d mode %d: the row's border differs",
+                                  step, w, ts->n, m);
+                }
+                cases++;
+            }
+        }
+    checkasm_report("float", tier, "hfilter", cases);
+}
+
+static void check_dwt2_row(int t, Bufs *b)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    float *tmp = xmalloc(2 * (MAX_W + 8) * sizeof(float));
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.dwt2_row, (const void *)a.dwt2_row))
+        goto end;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        for (int m = 0; m < NB_MODES; m++) {
+            ptrdiff_t stride = w + checkasm_rand_int(64);
+            float *x = b->x + misalign();
+            const float *rows[FF_VMAF_DWT_TAPS];
+            float *dc[4], *da[4];
+            int o = GUARD + misalign();
+
+            if (w < 2)
+                continue;
+            ffill(x, 6 * (size_t)stride, m);
+            /* rows as the border gives them, repeats included */
+            for (int k = 0; k < FF_VMAF_DWT_TAPS; k++)
+                rows[k] = x + checkasm_rand_int(6) * stride;
+            for (int k = 0; k < 4; k++) {
+                poison(b->oc[k], b->row);
+                poison(b->oa[k], b->row);
+                dc[k] = b->oc[k] + o;
+                da[k] = b->oa[k] + o;
+            }
+            c.dwt2_row(dc[0], dc[1], dc[2], dc[3], rows, w, tmp);
+            a.dwt2_row(da[0], da[1], da[2], da[3], rows, w, tmp);
+            for (int k = 0; k < 4; k++) {
+                if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
+                    size_t d = first_diff(b->oc[k], b->oa[k], b->row);
+                    checkasm_fail("float", tier, "dwt2_row",
+                                  "w %d mode %d: band %d [%d] = %a, C %a",
+                                  w, m, k, (int)d - o, b->oa[k][d], b->oc[k][d]);
+                    break;
+                }
+            }
+            cases++;
+        }
+    }
+    checkasm_report("float", tier, "dwt2_row", cases);
+end:
+    free(tmp);
+}
+
+/* The drivers through each tier's pointers: whole planes, both decimations. */
+static void check_drivers(int t)
+{
+    static const int sizes[][2] = { { 2, 2 }, { 3, 5 }, { 17, 9 }, { 64, 33 },
+                                    { 97, 18 }, { 333, 21 }, { 576, 12 } };
+    const char *tier = checkasm_tiers[t]->name;
+    const size_t plane = 576 * 33 + 16;
+    FFVmafFloatDSPContext c, a;
+    float *src = xmalloc(plane * sizeof(float));
+    float *oc[4], *oa[4];
+    float *tmp = xmalloc((2 * 576 + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    int cases_c = 0, cases_d = 0;
+
+    for (int k = 0; k < 4; k++) {
+        oc[k] = xmalloc(plane * sizeof(float));
+        oa[k] = xmalloc(plane * sizeof(float));
+    }
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!memcmp(&c, &a, sizeof(c)))
+        goto end;
+
+    for (int si = 0; si < 7; si++) {
+        int w = sizes[si][0], h = sizes[si][1];
+        for (int m = 0; m < NB_MODES; m++) {
+            ffill(src, plane, m);
+            for (int step = 1; step <= 2; step++) {
+                const TapSet *ts = pick_taps(FFMIN(w, h), step);
+                if (FFMIN(w, h) <= ts->n / 2)
+                    continue;
+                poison(oc[0], plane);
+                poison(oa[0], plane);
+                ff_vmaf_float_conv(&c, oc[0], w, src, w, w, h, ts->g, ts->n, step, tmp);
+                ff_vmaf_float_conv(&a, oa[0], w, src, w, w, h, ts->g, ts->n, step, tmp);
+                if (memcmp(oc[0], oa[0], plane * sizeof(float)))
+                    checkasm_fail("float", tier, "conv (driver)",
+                                  "%dx%d n %d step %d mode %d", w, h, ts->n, step, m);
+                cases_c++;
+            }
+        }
+    }
+    checkasm_report("float", tier, "conv (driver)", cases_c);
+    for (int si = 0; si < 7; si++) {
+        int w = sizes[si][0], h = sizes[si][1];
+        for (int m = 0; m < NB_MODES; m++) {
+            ffill(src, plane, m);
+            for (int k = 0; k < 4; k++) {
+                poison(oc[k], plane);
+                poison(oa[k], plane);
+            }
+            ff_vmaf_float_dwt2(&c, oc[0], oc[1], oc[2], oc[3], (w + 1) / 2,
+                               src, w, w, h, tmp);
+            ff_vmaf_float_dwt2(&a, oa[0], oa[1], oa[2], oa[3], (w + 1) / 2,
+                               src, w, w, h, tmp);
+            for (int k = 0; k < 4; k++)
+                if (memcmp(oc[k], oa[k], plane * sizeof(float))) {
+                    checkasm_fail("float", tier, "dwt2 (driver)",
+                                  "%dx%d mode %d band %d", w, h, m, k);
+                    break;
+                }
+            cases_d++;
+        }
+    }
+    checkasm_report("float", tier, "dwt2 (driver)", cases_d);
+end:
+    free(src);
+    free(tmp);
+    for (int k = 0; k < 4; k++) {
+        free(oc[k]);
+        free(oa[k]);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+
+static void bench(void)
+{
+    enum { BW = 1920, BH = 1080, NB = 8 };
+    const char *names[NB] = {
+        "from_luma", "from_luma", "vfilter", "vfilter_stats",
+        "hfilter", "hfilter", "dwt2_row", "conv (driver)",
+    };
+    const char *what[NB] = {
+        "8-bit 1080p", "10-bit 1080p", "1920 row, 17 taps", "1920 row, 17 taps",
+        "1920 row, 17 taps", "960 of 1920, 9 taps", "1920 row", "1080p, 5 taps",
+    };
+    static const float blur5[] = { 0.054488685f, 0.244201342f, 0.402619947f,
+                                   0.244201342f, 0.054488685f };
+    float g17[FF_VMAF_FLOAT_MAX_TAPS], g9[FF_VMAF_FLOAT_MAX_TAPS];
+    size_t plane = (size_t)BW * BH;
+    uint8_t *luma = xmalloc(plane * 2);
+    float *x = xmalloc(plane * sizeof(float)), *y = xmalloc(plane * sizeof(float));
+    float *dst = xmalloc(plane * sizeof(float));
+    float *out[5], *rowbuf = xmalloc((BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    float *tmp = xmalloc((2 * BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    const float *rows[4];
+    double ns[3][NB];
+
+    ff_vmaf_float_gaussian(g17, 17, 17 / 5.0f);
+    ff_vmaf_float_gaussian(g9, 9, 9 / 5.0f);
+    checkasm_fill8(luma, plane * 2);
+    ffill(x, plane, 0);
+    ffill(y, plane, 0);
+    for (int k = 0; k < 5; k++)
+        out[k] = xmalloc(BW * sizeof(float));
+    for (int k = 0; k < 4; k++)
+        rows[k] = x + k * BW;
+    for (int t = 0; t < checkasm_nb_tiers; t++) {
+        FFVmafFloatDSPContext c;
+        checkasm_init_tier(t);
+        ff_vmaf_float_dsp_init(&c);
+        CHECKASM_TIME(ns[t][0], c.from_luma(dst, BW, luma, BW, BW, BH, 8, -128.0f));
+        CHECKASM_TIME(ns[t][1], c.from_luma(dst, BW, luma, 2 * BW, BW, BH, 10, -128.0f));
+        CHECKASM_TIME(ns[t][2], c.vfilter(dst, x, BW, BW, 64, 20, g17, 17));
+        CHECKASM_TIME(ns[t][3], c.vfilter_stats(out, x, y, BW, BW, 64, 20, g17, 17));
+        memcpy(rowbuf + 32, x, BW * sizeof(float));
+        CHECKASM_TIME(ns[t][4], c.hfilter(dst, rowbuf + 32, BW, g17, 17, 1, BW));
+        CHECKASM_TIME(ns[t][5], c.hfilter(dst, rowbuf + 32, BW, g9, 9, 2, BW / 2));
+        CHECKASM_TIME(ns[t][6], c.dwt2_row(out[0], out[1], out[2], out[3], rows, BW, tmp));
+        CHECKASM_TIME(ns[t][7], ff_vmaf_float_conv(&c, dst, BW, x, BW, BW, BH,
+                                                   blur5, 5, 1, tmp));
+    }
+    for (int t = 1; t < checkasm_nb_tiers; t++)
+        for (int k = 0; k < NB; k++)
+            checkasm_bench_report("float", names[k], what[k], checkasm_tiers[t]->name,
+                                  ns[t][k], ns[0][k]);
+    checkasm_init_tier(-1);
+    free(luma);
+    free(x);
+    free(y);
+    free(dst);
+    free(rowbuf);
+    free(tmp);
+    for (int k = 0; k < 5; k++)
+        free(out[k]);
+}
+
 void checkasm_check_float(void)
 {
+    Bufs b;
+
+    init_tapsets();
+    bufs_alloc(&b);
+    for (int t = 1; t < checkasm_nb_tiers; t++) {
+        check_from_luma(t);
+        check_vfilter(t, &b, 0);
+        check_vfilter(t, &b, 1);
+        check_hfilter(t, &b);
+        check_dwt2_row(t, &b);
+        check_drivers(t);
+    }
+    bufs_free(&b);
+    if (checkasm_bench)
+        bench();
 }

@@ -1,0 +1,337 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * AVX2 versions of the float family's kernels (float_dsp.h), bit-exact
+ * with the C ones.
+ *
+ * Each lane is one output pixel and goes through exactly the scalar
+ * sequence of the C code: its sum starts at 0.0f, and each tap adds one
+ * product rounded to float (vmulps, then vaddps: no FMA), taps in the
+ * same order. Only independent outputs run side by side, so no sum is
+ * reassociated. The C loops go tap-major over whole rows; here the sums
+ * stay in registers over all taps, which changes the memory traffic and
+ * not a single rounding. Edges and tails the vectors do not cover run
+ * the same arithmetic in scalar code.
+ */
+
+#include "libavutil/attributes.h"
+
+#include "float_simd.h"
+#include "simd.h"
+
+FF_VMAF_TARGET_BEGIN("avx2")
+
+void ff_vmaf_float_from_luma_avx2(float *dst, ptrdiff_t dst_stride,
+                                  const uint8_t *src, ptrdiff_t linesize,
+                                  int w, int h, int bpc, float offset)
+{
+    /* Division by a power of two: exact in vdivps as in C. */
+    const float scale = (float)(1 << (bpc - 8));
+    const __m256 vo = _mm256_set1_ps(offset), vs = _mm256_set1_ps(scale);
+
+    for (int i = 0; i < h; i++) {
+        float *d = dst + i * dst_stride;
+        int j = 0;
+
+        if (bpc == 8) {
+            const uint8_t *s = src + i * linesize;
+            for (; j + 8 <= w; j += 8) {
+                __m128i b = _mm_loadl_epi64((const __m128i *)(s + j));
+                __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+                _mm256_storeu_ps(d + j, _mm256_add_ps(f, vo));
+            }
+            for (; j < w; j++)
+                d[j] = (float)s[j] + offset;
+        } else {
+            const uint16_t *s = (const uint16_t *)(src + i * linesize);
+            for (; j + 8 <= w; j += 8) {
+                __m128i b = _mm_loadu_si128((const __m128i *)(s + j));
+                __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(b));
+                _mm256_storeu_ps(d + j, _mm256_add_ps(_mm256_div_ps(f, vs), vo));
+            }
+            for (; j < w; j++)
+                d[j] = (float)s[j] / scale + offset;
+        }
+    }
+}
+
+/* acc + c * x, rounded twice like the C statement acc += c * x. */
+static av_always_inline __m256 madd(__m256 acc, __m256 c, __m256 x)
+{
+    return _mm256_add_ps(acc, _mm256_mul_ps(c, x));
+}
+
+/* p[0], p[2], ..., p[14] and p[1], p[3], ..., p[15]. */
+static av_always_inline void deinterleave(const float *p, __m256 *even, __m256 *odd)
+{
+    __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8);
+    /* per 128-bit lane: v0[0] v0[2] v1[0] v1[2], then the 64-bit halves
+     * are put back in order */
+    __m256 e = _mm256_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0));
+    __m256 o = _mm256_shuffle_ps(v0, v1, _MM_SHUFFLE(3, 1, 3, 1));
+    *even = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(e),
+                                                   _MM_SHUFFLE(3, 1, 2, 0)));
+    *odd  = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(o),
+                                                   _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+static av_always_inline void filter_rows(const float **rows, const float *src,
+                                         ptrdiff_t stride, int h, int i, int n)
+{
+    for (int k = 0; k < n; k++)
+        rows[k] = src + ff_vmaf_float_r101(i - n / 2 + k, h) * stride;
+}
+
+void ff_vmaf_float_vfilter_avx2(float *dst, const float *src, ptrdiff_t stride,
+                                int w, int h, int i, const float *g, int n)
+{
+    const float *rows[FF_VMAF_FLOAT_MAX_TAPS];
+    int j = 0;
+
+    filter_rows(rows, src, stride, h, i, n);
+    for (; j + 32 <= w; j += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+        __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+        for (int k = 0; k < n; k++) {
+            const float *s = rows[k] + j;
+            const __m256 c = _mm256_set1_ps(g[k]);
+            a0 = madd(a0, c, _mm256_loadu_ps(s));
+            a1 = madd(a1, c, _mm256_loadu_ps(s + 8));
+            a2 = madd(a2, c, _mm256_loadu_ps(s + 16));
+            a3 = madd(a3, c, _mm256_loadu_ps(s + 24));
+        }
+        _mm256_storeu_ps(dst + j,      a0);
+        _mm256_storeu_ps(dst + j + 8,  a1);
+        _mm256_storeu_ps(dst + j + 16, a2);
+        _mm256_storeu_ps(dst + j + 24, a3);
+    }
+    for (; j + 8 <= w; j += 8) {
+        __m256 a0 = _mm256_setzero_ps();
+        for (int k = 0; k < n; k++)
+            a0 = madd(a0, _mm256_set1_ps(g[k]), _mm256_loadu_ps(rows[k] + j));
+        _mm256_storeu_ps(dst + j, a0);
+    }
+    for (; j < w; j++) {
+        float acc = 0.0f;
+        for (int k = 0; k < n; k++)
+            acc += g[k] * rows[k][j];
+        dst[j] = acc;
+    }
+}
+
+void ff_vmaf_float_vfilter_stats_avx2(float *const dst[5], const float *x,
+                                      const float *y, ptrdiff_t stride,
+                                      int w, int h, int i, const float *g, int n)
+{
+    float *mu1 = dst[0], *mu2 = dst[1], *xx = dst[2], *yy = dst[3], *xy = dst[4];
+    ptrdiff_t off[FF_VMAF_FLOAT_MAX_TAPS];
+    int j = 0;
+
+    for (int k = 0; k < n; k++)
+        off[k] = ff_vmaf_float_r101(i - n / 2 + k, h) * stride;
+    for (; j + 8 <= w; j += 8) {
+        __m256 s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps();
+        __m256 sxx = _mm256_setzero_ps(), syy = _mm256_setzero_ps();
+        __m256 sxy = _mm256_setzero_ps();
+        for (int k = 0; k < n; k++) {
+            const __m256 c = _mm256_set1_ps(g[k]);
+            const __m256 a = _mm256_loadu_ps(x + off[k] + j);
+            const __m256 b = _mm256_loadu_ps(y + off[k] + j);
+            /* the products are rounded to float before they are weighted */
+            s1  = madd(s1,  c, a);
+            s2  = madd(s2,  c, b);
+            sxx = madd(sxx, c, _mm256_mul_ps(a, a));
+            syy = madd(syy, c, _mm256_mul_ps(b, b));
+            sxy = madd(sxy, c, _mm256_mul_ps(a, b));
+        }
+        _mm256_storeu_ps(mu1 + j, s1);
+        _mm256_storeu_ps(mu2 + j, s2);
+        _mm256_storeu_ps(xx + j,  sxx);
+        _mm256_storeu_ps(yy + j,  syy);
+        _mm256_storeu_ps(xy + j,  sxy);
+    }
+    for (; j < w; j++) {
+        float s1 = 0.0f, s2 = 0.0f, sxx = 0.0f, syy = 0.0f, sxy = 0.0f;
+        for (int k = 0; k < n; k++) {
+            const float a = x[off[k] + j], b = y[off[k] + j];
+            const float aa = a * a, bb = b * b, ab = a * b;
+            s1  += g[k] * a;
+            s2  += g[k] * b;
+            sxx += g[k] * aa;
+            syy += g[k] * bb;
+            sxy += g[k] * ab;
+        }
+        mu1[j] = s1;
+        mu2[j] = s2;
+        xx[j]  = sxx;
+        yy[j]  = syy;
+        xy[j]  = sxy;
+    }
+}
+
+void ff_vmaf_float_hfilter_avx2(float *dst, float *row, int w,
+                                const float *g, int n, int step, int nout)
+{
+    const int r = n / 2;
+    int o = 0;
+
+    for (int t = 1; t <= r; t++) {
+        row[-t]        = row[t];
+        row[w - 1 + t] = row[w - 1 - t];
+    }
+    if (step == 1) {
+        for (; o + 32 <= nout; o += 32) {
+            __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+            __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+            for (int k = 0; k < n; k++) {
+                const float *p = row + o + k - r;
+                const __m256 c = _mm256_set1_ps(g[k]);
+                a0 = madd(a0, c, _mm256_loadu_ps(p));
+                a1 = madd(a1, c, _mm256_loadu_ps(p + 8));
+                a2 = madd(a2, c, _mm256_loadu_ps(p + 16));
+                a3 = madd(a3, c, _mm256_loadu_ps(p + 24));
+            }
+            _mm256_storeu_ps(dst + o,      a0);
+            _mm256_storeu_ps(dst + o + 8,  a1);
+            _mm256_storeu_ps(dst + o + 16, a2);
+            _mm256_storeu_ps(dst + o + 24, a3);
+        }
+        for (; o + 8 <= nout; o += 8) {
+            __m256 a0 = _mm256_setzero_ps();
+            for (int k = 0; k < n; k++)
+                a0 = madd(a0, _mm256_set1_ps(g[k]), _mm256_loadu_ps(row + o + k - r));
+            _mm256_storeu_ps(dst + o, a0);
+        }
+    } else if (step == 2) {
+        /* Outputs o..o+7 read every other sample: tap k takes the even
+         * ones from row + 2o + k - r, tap k + 1 the odd ones of the same
+         * load. The last load reads up to row[2 (nout - 1) + 1 + r],
+         * within the border since 2 nout <= w. */
+        for (; o + 8 <= nout; o += 8) {
+            __m256 a0 = _mm256_setzero_ps(), e, od;
+            int k = 0;
+            for (; k + 2 <= n; k += 2) {
+                deinterleave(row + 2 * o + k - r, &e, &od);
+                a0 = madd(a0, _mm256_set1_ps(g[k]),     e);
+                a0 = madd(a0, _mm256_set1_ps(g[k + 1]), od);
+            }
+            if (k < n) {
+                deinterleave(row + 2 * o + k - r, &e, &od);
+                a0 = madd(a0, _mm256_set1_ps(g[k]), e);
+            }
+            _mm256_storeu_ps(dst + o, a0);
+        }
+    }
+    for (; o < nout; o++) {
+        const float *p = row + o * step - r;
+        float acc = 0.0f;
+        for (int k = 0; k < n; k++)
+            acc += g[k] * p[k];
+        dst[o] = acc;
+    }
+}
+
+static av_always_inline float dwt_sum(const float *c, float s0, float s1,
+                                      float s2, float s3)
+{
+    float acc = 0.0f;
+    acc += c[0] * s0;
+    acc += c[1] * s1;
+    acc += c[2] * s2;
+    acc += c[3] * s3;
+    return acc;
+}
+
+static av_always_inline void dwt_col(float *lo_out, float *hi_out,
+                                     const float *s, int w, int j)
+{
+    float s0 = s[ff_vmaf_float_dwt_index(2 * j - 1, w)];
+    float s1 = s[ff_vmaf_float_dwt_index(2 * j,     w)];
+    float s2 = s[ff_vmaf_float_dwt_index(2 * j + 1, w)];
+    float s3 = s[ff_vmaf_float_dwt_index(2 * j + 2, w)];
+    lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, s0, s1, s2, s3);
+    hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, s0, s1, s2, s3);
+}
+
+static av_always_inline __m256 dwt_sum8(const __m256 c[4], __m256 s0, __m256 s1,
+                                        __m256 s2, __m256 s3)
+{
+    __m256 acc = _mm256_setzero_ps();
+    acc = madd(acc, c[0], s0);
+    acc = madd(acc, c[1], s1);
+    acc = madd(acc, c[2], s2);
+    acc = madd(acc, c[3], s3);
+    return acc;
+}
+
+/* One row through LO and HI horizontally, into ceil(w / 2) outputs. */
+static void dwt_row(float *lo_out, float *hi_out, const float *s, int w,
+                    const __m256 lo[4], const __m256 hi[4])
+{
+    const int bw = (w + 1) / 2;
+    int j;
+
+    dwt_col(lo_out, hi_out, s, w, 0);
+    /* Output j reads s[2j - 1 .. 2j + 2]: inside the row while 2j + 2 < w. */
+    for (j = 1; j + 8 <= bw && 2 * (j + 7) + 2 < w; j += 8) {
+        const float *p = s + 2 * j - 1;
+        __m256 s0, s1, s2, s3;
+        deinterleave(p,     &s0, &s1);
+        deinterleave(p + 2, &s2, &s3);
+        _mm256_storeu_ps(lo_out + j, dwt_sum8(lo, s0, s1, s2, s3));
+        _mm256_storeu_ps(hi_out + j, dwt_sum8(hi, s0, s1, s2, s3));
+    }
+    for (; j < bw && 2 * j + 2 < w; j++) {
+        const float *p = s + 2 * j - 1;
+        lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, p[0], p[1], p[2], p[3]);
+        hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, p[0], p[1], p[2], p[3]);
+    }
+    for (; j < bw; j++)
+        dwt_col(lo_out, hi_out, s, w, j);
+}
+
+void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
+                                 const float *const src[FF_VMAF_DWT_TAPS], int w,
+                                 float *tmp)
+{
+    const float *r0 = src[0], *r1 = src[1], *r2 = src[2], *r3 = src[3];
+    float *lo = tmp, *hi = tmp + w;
+    __m256 cl[4], ch[4];
+    int j = 0;
+
+    for (int k = 0; k < 4; k++) {
+        cl[k] = _mm256_set1_ps(ff_vmaf_dwt_lo[k]);
+        ch[k] = _mm256_set1_ps(ff_vmaf_dwt_hi[k]);
+    }
+    for (; j + 8 <= w; j += 8) {
+        __m256 s0 = _mm256_loadu_ps(r0 + j), s1 = _mm256_loadu_ps(r1 + j);
+        __m256 s2 = _mm256_loadu_ps(r2 + j), s3 = _mm256_loadu_ps(r3 + j);
+        _mm256_storeu_ps(lo + j, dwt_sum8(cl, s0, s1, s2, s3));
+        _mm256_storeu_ps(hi + j, dwt_sum8(ch, s0, s1, s2, s3));
+    }
+    for (; j < w; j++) {
+        lo[j] = dwt_sum(ff_vmaf_dwt_lo, r0[j], r1[j], r2[j], r3[j]);
+        hi[j] = dwt_sum(ff_vmaf_dwt_hi, r0[j], r1[j], r2[j], r3[j]);
+    }
+    dwt_row(a,  v, lo, w, cl, ch);
+    dwt_row(hb, d, hi, w, cl, ch);
+}
+
+FF_VMAF_TARGET_END
