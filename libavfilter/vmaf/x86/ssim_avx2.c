@@ -443,7 +443,6 @@ void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
             const int x = x0 + i;
             __m256d acc[NB_MAPS][2];
             __m256 mu1, mu2, s11, s22, s12, s1s2, s12p, s, p, den_l, den_c;
-            __m256d q[2];
 
             for (int m = 0; m < NB_MAPS; m++)
                 acc[m][0] = acc[m][1] = _mm256_setzero_pd();
@@ -461,10 +460,12 @@ void ff_vmaf_ssim_window_v_avx2(FFVmafSsimSums *sums,
             s11 = _mm256_andnot_ps(_mm256_cmp_ps(s11, zero, _CMP_LT_OQ), s11);
             s22 = _mm256_andnot_ps(_mm256_cmp_ps(s22, zero, _CMP_LT_OQ), s22);
             s12 = _mm256_sub_ps(to_float8(acc[XY]), _mm256_mul_ps(mu1, mu2));
+            /* (float)sqrt((double)p) in C: the square root rounded to
+             * double then to float is the float square root (double
+             * rounding is innocuous for sqrt, 53 >= 2 * 24 + 2; checked
+             * bitwise for all 2^32 float inputs), so vsqrtps gives it. */
             p = _mm256_mul_ps(s11, s22);
-            q[0] = _mm256_sqrt_pd(lo_pd(p));
-            q[1] = _mm256_sqrt_pd(hi_pd(p));
-            s1s2 = to_float8(q);
+            s1s2 = _mm256_sqrt_ps(p);
 
             den_l = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(mu1, mu1),
                                                 _mm256_mul_ps(mu2, mu2)), c1f);
