@@ -33,6 +33,7 @@
 #include "config.h"
 
 #include "libavutil/attributes.h"
+#include "libavutil/common.h"
 #include "libavutil/mathematics.h"
 
 #include "float_dsp.h"
@@ -342,6 +343,79 @@ void ff_vmaf_float_dwt2(const FFVmafFloatDSPContext *c,
     }
 }
 
+/*
+ * libvmaf's fast log2 (VIF_OPT_FAST_LOG2): the exponent plus a degree-8
+ * polynomial of the mantissa, in float.
+ */
+static float vif_log2(float x)
+{
+    static const float poly[] = {
+        -0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
+         0.257167726303123f, -0.353800560300520f, 0.480131410397451f,
+        -0.721314327952201f, 1.442694803896991f, 0.0f,
+    };
+    union { float f; uint32_t u; } v = { .f = x };
+    int e = (v.u >> 23) & 0xff;
+    float t, p = 0.0f;
+
+    if (x == 0.0f)
+        return -INFINITY;
+    v.u = (v.u & 0x7fffff) | (127u << 23);
+    t = v.f - 1.0f;
+    for (int i = 0; i < FF_ARRAY_ELEMS(poly); i++)
+        p = p * t + poly[i];
+    return (float)(e - 127) + p;
+}
+
+void ff_vmaf_float_vif_terms(float *num, float *den, const float *const st[5],
+                             int w, double sigma_nsq, float egl)
+{
+    const float *mu1 = st[0], *mu2 = st[1], *xx = st[2], *yy = st[3], *xy = st[4];
+    const float eps = 1e-10f;
+    /* σ2² of a flat block relative to 255² (in the noise variance's units). */
+    const float smi = (float)(powf((float)sigma_nsq, 2.0f) / 65025.0);
+
+    for (int j = 0; j < w; j++) {
+        float sigma1_sq  = xx[j] - mu1[j] * mu1[j];
+        float sigma2_sq  = yy[j] - mu2[j] * mu2[j];
+        float sigma12    = xy[j] - mu1[j] * mu2[j];
+        float gain, sv_sq, num_px, den_px;
+
+        sigma1_sq = FFMAX(sigma1_sq, 0.0f);
+        sigma2_sq = FFMAX(sigma2_sq, 0.0f);
+        gain  = sigma12 / (sigma1_sq + eps);
+        sv_sq = sigma2_sq - gain * sigma12;
+        if (sigma1_sq < eps) {
+            gain      = 0.0f;
+            sv_sq     = sigma2_sq;
+            sigma1_sq = 0.0f;
+        }
+        if (sigma2_sq < eps) {
+            gain  = 0.0f;
+            sv_sq = 0.0f;
+        }
+        if (gain < 0.0f) {
+            sv_sq = sigma2_sq;
+            gain  = 0.0f;
+        }
+        sv_sq = FFMAX(sv_sq, eps);
+        gain  = FFMIN(gain, egl);
+
+        num_px = vif_log2((float)(1.0 + (double)(gain * gain * sigma1_sq) /
+                                        ((double)sv_sq + sigma_nsq)));
+        den_px = vif_log2((float)(1.0 + (double)sigma1_sq / sigma_nsq));
+        if (sigma12 < 0.0f)
+            num_px = 0.0f;
+        /* Flat reference: the noise alone decides. */
+        if ((double)sigma1_sq < sigma_nsq) {
+            num_px = 1.0f - sigma2_sq * smi;
+            den_px = 1.0f;
+        }
+        num[j] = num_px;
+        den[j] = den_px;
+    }
+}
+
 /* The resampler's border: -t before the start, 2(n - 1) - t after the end. */
 static inline int resize_mirror(int t, int n)
 {
@@ -403,6 +477,7 @@ av_cold void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c)
     c->vfilter_stats = ff_vmaf_float_vfilter_stats;
     c->hfilter       = ff_vmaf_float_hfilter;
     c->dwt2_row      = ff_vmaf_float_dwt2_row;
+    c->vif_terms     = ff_vmaf_float_vif_terms;
 #if ARCH_X86_64
     ff_vmaf_float_dsp_init_x86(c);
 #endif

@@ -197,9 +197,18 @@ static inline double ff_vmaf_float_psnr_cap(int bpc)
 }
 
 /**
+ * float_vif's per-pixel information terms of one row, from the five
+ * filtered statistics st[] = mu1, mu2, x², y², x·y: num[j] and den[j] are
+ * the terms libvmaf sums (with its fast log2), for noise variance
+ * sigma_nsq and enhancement gain limit egl. The caller sums them in order.
+ */
+void ff_vmaf_float_vif_terms(float *num, float *den, const float *const st[5],
+                             int w, double sigma_nsq, float egl);
+
+/**
  * The hot kernels above, as function pointers: the C versions
  * (ff_vmaf_float_from_luma, _vfilter, _vfilter_stats, _hfilter,
- * _dwt2_row) are the reference, and every SIMD version gives the same bits
+ * _dwt2_row, _vif_terms) are the reference, and every SIMD version gives the same bits
  * for the same arguments. The drivers ff_vmaf_float_conv() and
  * ff_vmaf_float_dwt2() call through them.
  */
@@ -217,6 +226,8 @@ typedef struct FFVmafFloatDSPContext {
     void (*dwt2_row)(float *a, float *v, float *hb, float *d,
                      const float *const src[FF_VMAF_DWT_TAPS], int w,
                      float *tmp);
+    void (*vif_terms)(float *num, float *den, const float *const st[5],
+                      int w, double sigma_nsq, float egl);
 } FFVmafFloatDSPContext;
 
 /** Set the fastest versions this CPU runs. */

@@ -165,40 +165,15 @@ static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-/*
- * libvmaf's fast log2 (VIF_OPT_FAST_LOG2): the exponent plus a degree-8
- * polynomial of the mantissa, in float.
- */
-static float vif_log2(float x)
-{
-    static const float poly[] = {
-        -0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
-         0.257167726303123f, -0.353800560300520f, 0.480131410397451f,
-        -0.721314327952201f, 1.442694803896991f, 0.0f,
-    };
-    union { float f; uint32_t u; } v = { .f = x };
-    int e = (v.u >> 23) & 0xff;
-    float t, p = 0.0f;
-
-    if (x == 0.0f)
-        return -INFINITY;
-    v.u = (v.u & 0x7fffff) | (127u << 23);
-    t = v.f - 1.0f;
-    for (int i = 0; i < FF_ARRAY_ELEMS(poly); i++)
-        p = p * t + poly[i];
-    return (float)(e - 127) + p;
-}
-
 typedef struct VIFRows {
     float *pad[5];      ///< vertical sums with room for the mirrored border
     float *out[5];      ///< mu1, mu2, ref², dis², ref·dis after both passes
+    float *num, *den;   ///< the row's information terms
 } VIFRows;
-
-enum { MU1, MU2, XX, YY, XY };
 
 static size_t vif_rows_size(int w)
 {
-    return 5 * ff_vmaf_float_conv_tmp_size(w) + 5 * (size_t)w;
+    return 5 * ff_vmaf_float_conv_tmp_size(w) + 7 * (size_t)w;
 }
 
 static void vif_rows_init(VIFRows *rows, float *buf, int w)
@@ -211,6 +186,8 @@ static void vif_rows_init(VIFRows *rows, float *buf, int w)
         rows->out[k] = buf;
         buf += w;
     }
+    rows->num = buf;
+    rows->den = buf + w;
 }
 
 /* The information terms of one scale, summed into *num and *den. */
@@ -220,64 +197,21 @@ static void vif_statistic(const FloatVIFContext *s, const float *x, const float 
 {
     const float *g = s->taps[scale];
     const int n = s->ntaps[scale];
-    const float eps = 1e-10f;
     const float egl = (float)s->enhn_gain_limit;
-    const double sigma_nsq = s->sigma_nsq;
-    /* σ2² of a flat block relative to 255² (in the noise variance's units). */
-    const float smi = (float)(powf((float)sigma_nsq, 2.0f) / 65025.0);
+    const float *const *st = (const float *const *)rows->out;
     float num_sum = 0.0f, den_sum = 0.0f;
 
     for (int i = 0; i < h; i++) {
-        const float *mu1, *mu2, *xx, *yy, *xy;
         float num_row = 0.0f, den_row = 0.0f;
 
         s->dsp.vfilter_stats(rows->pad, x, y, w, w, h, i, g, n);
         for (int k = 0; k < 5; k++)
             s->dsp.hfilter(rows->out[k], rows->pad[k], w, g, n, 1, w);
-        mu1 = rows->out[MU1];
-        mu2 = rows->out[MU2];
-        xx  = rows->out[XX];
-        yy  = rows->out[YY];
-        xy  = rows->out[XY];
-
+        s->dsp.vif_terms(rows->num, rows->den, st, w, s->sigma_nsq, egl);
+        /* Float sums in pixel order, per row, then of the rows. */
         for (int j = 0; j < w; j++) {
-            float sigma1_sq  = xx[j] - mu1[j] * mu1[j];
-            float sigma2_sq  = yy[j] - mu2[j] * mu2[j];
-            float sigma12    = xy[j] - mu1[j] * mu2[j];
-            float gain, sv_sq, num_px, den_px;
-
-            sigma1_sq = FFMAX(sigma1_sq, 0.0f);
-            sigma2_sq = FFMAX(sigma2_sq, 0.0f);
-            gain  = sigma12 / (sigma1_sq + eps);
-            sv_sq = sigma2_sq - gain * sigma12;
-            if (sigma1_sq < eps) {
-                gain      = 0.0f;
-                sv_sq     = sigma2_sq;
-                sigma1_sq = 0.0f;
-            }
-            if (sigma2_sq < eps) {
-                gain  = 0.0f;
-                sv_sq = 0.0f;
-            }
-            if (gain < 0.0f) {
-                sv_sq = sigma2_sq;
-                gain  = 0.0f;
-            }
-            sv_sq = FFMAX(sv_sq, eps);
-            gain  = FFMIN(gain, egl);
-
-            num_px = vif_log2((float)(1.0 + (double)(gain * gain * sigma1_sq) /
-                                            ((double)sv_sq + sigma_nsq)));
-            den_px = vif_log2((float)(1.0 + (double)sigma1_sq / sigma_nsq));
-            if (sigma12 < 0.0f)
-                num_px = 0.0f;
-            /* Flat reference: the noise alone decides. */
-            if ((double)sigma1_sq < sigma_nsq) {
-                num_px = 1.0f - sigma2_sq * smi;
-                den_px = 1.0f;
-            }
-            num_row += num_px;
-            den_row += den_px;
+            num_row += rows->num[j];
+            den_row += rows->den[j];
         }
         num_sum += num_row;
         den_sum += den_row;

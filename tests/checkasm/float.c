@@ -421,6 +421,82 @@ end:
     free(tmp);
 }
 
+/* A variance-like term: zero, below and around the 1e-10 floor, small,
+ * large, slightly negative (rounding), or random of either sign. */
+static float var_sample(int mode)
+{
+    switch (mode == 0 ? checkasm_rand_int(8) : mode) {
+    case 1:  return 0.0f;
+    case 2:  return 5e-11f;
+    case 3:  return 1e-10f;
+    case 4:  return (float)(checkasm_rand() % 1000) / 100.0f;
+    case 5:  return (float)(checkasm_rand() % 100000);
+    case 6:  return -(float)(checkasm_rand() % 1000) / 1e6f;
+    default: return (float)((int)(checkasm_rand() % 20001) - 10000) / 16.0f;
+    }
+}
+
+static void check_vif_terms(int t, Bufs *b)
+{
+    static const double nsq[] = { 2.0, 0.5, 100.0, 0.0 };
+    static const float egl[] = { 100.0f, 1.0f, 1.5f };
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.vif_terms, (const void *)a.vif_terms))
+        return;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        for (int m = 0; m < 8; m++) {
+            const float *st[5];
+            float *in[5];
+            int o = GUARD + misalign();
+            double sn = nsq[checkasm_rand_int(4)];
+            float eg = egl[checkasm_rand_int(3)];
+
+            /* the five statistics laid out in x and y, misaligned */
+            for (int k = 0; k < 5; k++)
+                in[k] = (k < 3 ? b->x : b->y) + (k % 3) * (MAX_W + 16) + misalign();
+            for (int j = 0; j < w; j++) {
+                float m1 = m == 1 ? 0.0f : fsample(0, j), m2 = m == 1 ? 0.0f : fsample(0, j);
+                float v1 = var_sample(m == 1 ? 1 : m), v2 = var_sample(m == 1 ? 1 : m);
+                float cv = m == 7 ? -var_sample(0) : var_sample(m ? m : 0) *
+                           (checkasm_rand() & 1 ? 1.0f : -1.0f);
+                in[0][j] = m1;
+                in[1][j] = m2;
+                in[2][j] = m1 * m1 + v1;
+                in[3][j] = m2 * m2 + v2;
+                in[4][j] = m1 * m2 + cv;
+            }
+            for (int k = 0; k < 5; k++)
+                st[k] = in[k];
+            for (int k = 0; k < 2; k++) {
+                poison(b->oc[k], b->row);
+                poison(b->oa[k], b->row);
+            }
+            c.vif_terms(b->oc[0] + o, b->oc[1] + o, st, w, sn, eg);
+            a.vif_terms(b->oa[0] + o, b->oa[1] + o, st, w, sn, eg);
+            for (int k = 0; k < 2; k++)
+                if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
+                    size_t d = first_diff(b->oc[k], b->oa[k], b->row);
+                    checkasm_fail("float", tier, "vif_terms",
+                                  "w %d mode %d nsq %g egl %g: %s[%d] = %a, C %a",
+                                  w, m, sn, eg, k ? "den" : "num", (int)d - o,
+                                  b->oa[k][d], b->oc[k][d]);
+                    break;
+                }
+            cases++;
+        }
+    }
+    checkasm_report("float", tier, "vif_terms", cases);
+}
+
 /* The drivers through each tier's pointers: whole planes, both decimations. */
 static void check_drivers(int t)
 {
@@ -500,14 +576,15 @@ end:
 
 static void bench(void)
 {
-    enum { BW = 1920, BH = 1080, NB = 8 };
+    enum { BW = 1920, BH = 1080, NB = 9 };
     const char *names[NB] = {
         "from_luma", "from_luma", "vfilter", "vfilter_stats",
-        "hfilter", "hfilter", "dwt2_row", "conv (driver)",
+        "hfilter", "hfilter", "dwt2_row", "conv (driver)", "vif_terms",
     };
     const char *what[NB] = {
         "8-bit 1080p", "10-bit 1080p", "1920 row, 17 taps", "1920 row, 17 taps",
         "1920 row, 17 taps", "960 of 1920, 9 taps", "1920 row", "1080p, 5 taps",
+        "1920 row",
     };
     static const float blur5[] = { 0.054488685f, 0.244201342f, 0.402619947f,
                                    0.244201342f, 0.054488685f };
@@ -530,6 +607,10 @@ static void bench(void)
         out[k] = xmalloc(BW * sizeof(float));
     for (int k = 0; k < 4; k++)
         rows[k] = x + k * BW;
+    /* a distorted copy, for statistics like a real frame's */
+    ffill(y, plane, 8);
+    for (size_t i = 0; i < plane; i++)
+        y[i] = x[i] + 4.0f * y[i];
     for (int t = 0; t < checkasm_nb_tiers; t++) {
         FFVmafFloatDSPContext c;
         checkasm_init_tier(t);
@@ -544,6 +625,9 @@ static void bench(void)
         CHECKASM_TIME(ns[t][6], c.dwt2_row(out[0], out[1], out[2], out[3], rows, BW, tmp));
         CHECKASM_TIME(ns[t][7], ff_vmaf_float_conv(&c, dst, BW, x, BW, BW, BH,
                                                    blur5, 5, 1, tmp));
+        c.vfilter_stats(out, x, y, BW, BW, 64, 20, g17, 17);
+        CHECKASM_TIME(ns[t][8], c.vif_terms(dst, dst + BW, (const float *const *)out,
+                                            BW, 2.0, 100.0f));
     }
     for (int t = 1; t < checkasm_nb_tiers; t++)
         for (int k = 0; k < NB; k++)
@@ -572,6 +656,7 @@ void checkasm_check_float(void)
         check_vfilter(t, &b, 1);
         check_hfilter(t, &b);
         check_dwt2_row(t, &b);
+        check_vif_terms(t, &b);
         check_drivers(t);
     }
     bufs_free(&b);

@@ -31,6 +31,8 @@
  * the same arithmetic in scalar code.
  */
 
+#include <math.h>
+
 #include "libavutil/attributes.h"
 
 #include "float_simd.h"
@@ -332,6 +334,116 @@ void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
     }
     dwt_row(a,  v, lo, w, cl, ch);
     dwt_row(hb, d, hi, w, cl, ch);
+}
+
+/* 32-bit lane masks from the 64-bit ones of two double comparisons. */
+static av_always_inline __m256 pack_mask(__m256d lo, __m256d hi)
+{
+    const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    __m256 l = _mm256_permutevar8x32_ps(_mm256_castpd_ps(lo), idx);
+    __m256 h = _mm256_permutevar8x32_ps(_mm256_castpd_ps(hi), idx);
+    return _mm256_permute2f128_ps(l, h, 0x20);
+}
+
+/* The fast log2 of vif_terms, lane by lane: exponent plus the same
+ * polynomial, Horner in float, -inf for zero. */
+static av_always_inline __m256 vif_log2(__m256 x)
+{
+    static const float poly[] = {
+        -0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
+         0.257167726303123f, -0.353800560300520f, 0.480131410397451f,
+        -0.721314327952201f, 1.442694803896991f, 0.0f,
+    };
+    const __m256i u = _mm256_castps_si256(x);
+    const __m256i e = _mm256_and_si256(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(0xff));
+    const __m256 m = _mm256_castsi256_ps(
+        _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffff)),
+                        _mm256_set1_epi32(127 << 23)));
+    const __m256 t = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+    __m256 p = _mm256_setzero_ps(), r;
+
+    for (int i = 0; i < 9; i++)
+        p = _mm256_add_ps(_mm256_mul_ps(p, t), _mm256_set1_ps(poly[i]));
+    r = _mm256_add_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(e, _mm256_set1_epi32(127))), p);
+    return _mm256_blendv_ps(r, _mm256_set1_ps(-INFINITY),
+                            _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_EQ_OQ));
+}
+
+/* (float)(1.0 + (double)a / ((double)b + c)) for 8 lanes, 4 at a time in
+ * double as the C does; c_add = 0 skips the addition (b / c alone). */
+static av_always_inline __m256 ratio_pd(__m256 a, __m256 b, __m256d c, int c_add)
+{
+    const __m256d one = _mm256_set1_pd(1.0);
+    __m256d a0 = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
+    __m256d a1 = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
+    __m256d b0, b1;
+
+    if (c_add) {
+        b0 = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(b)), c);
+        b1 = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), c);
+    } else {
+        b0 = b1 = c;
+    }
+    a0 = _mm256_add_pd(one, _mm256_div_pd(a0, b0));
+    a1 = _mm256_add_pd(one, _mm256_div_pd(a1, b1));
+    return _mm256_set_m128(_mm256_cvtpd_ps(a1), _mm256_cvtpd_ps(a0));
+}
+
+/*
+ * Eight pixels side by side through the C's steps: every if becomes a
+ * blend under the same comparison, FFMAX(a, b) is vmaxps(a, b) (a > b ?
+ * a : b) and FFMIN(a, b) is vminps(b, a), so even equal zeros and NaNs
+ * pick the operand C picks. The double steps run on two halves of four.
+ */
+void ff_vmaf_float_vif_terms_avx2(float *num, float *den, const float *const st[5],
+                                  int w, double sigma_nsq, float egl)
+{
+    const float *mu1 = st[0], *mu2 = st[1], *xx = st[2], *yy = st[3], *xy = st[4];
+    const __m256 zero = _mm256_setzero_ps(), eps = _mm256_set1_ps(1e-10f);
+    const __m256 vegl = _mm256_set1_ps(egl), one = _mm256_set1_ps(1.0f);
+    const __m256 smi = _mm256_set1_ps((float)(powf((float)sigma_nsq, 2.0f) / 65025.0));
+    const __m256d nsq = _mm256_set1_pd(sigma_nsq);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8) {
+        const __m256 m1 = _mm256_loadu_ps(mu1 + j), m2 = _mm256_loadu_ps(mu2 + j);
+        __m256 s1  = _mm256_sub_ps(_mm256_loadu_ps(xx + j), _mm256_mul_ps(m1, m1));
+        __m256 s2  = _mm256_sub_ps(_mm256_loadu_ps(yy + j), _mm256_mul_ps(m2, m2));
+        __m256 s12 = _mm256_sub_ps(_mm256_loadu_ps(xy + j), _mm256_mul_ps(m1, m2));
+        __m256 gain, sv, c, nump, denp, flat;
+
+        s1   = _mm256_max_ps(s1, zero);
+        s2   = _mm256_max_ps(s2, zero);
+        gain = _mm256_div_ps(s12, _mm256_add_ps(s1, eps));
+        sv   = _mm256_sub_ps(s2, _mm256_mul_ps(gain, s12));
+        c    = _mm256_cmp_ps(s1, eps, _CMP_LT_OQ);
+        gain = _mm256_blendv_ps(gain, zero, c);
+        sv   = _mm256_blendv_ps(sv, s2, c);
+        s1   = _mm256_blendv_ps(s1, zero, c);
+        c    = _mm256_cmp_ps(s2, eps, _CMP_LT_OQ);
+        gain = _mm256_blendv_ps(gain, zero, c);
+        sv   = _mm256_blendv_ps(sv, zero, c);
+        c    = _mm256_cmp_ps(gain, zero, _CMP_LT_OQ);
+        sv   = _mm256_blendv_ps(sv, s2, c);
+        gain = _mm256_blendv_ps(gain, zero, c);
+        sv   = _mm256_max_ps(sv, eps);
+        gain = _mm256_min_ps(vegl, gain);
+
+        nump = vif_log2(ratio_pd(_mm256_mul_ps(_mm256_mul_ps(gain, gain), s1), sv, nsq, 1));
+        denp = vif_log2(ratio_pd(s1, s1, nsq, 0));
+        nump = _mm256_blendv_ps(nump, zero, _mm256_cmp_ps(s12, zero, _CMP_LT_OQ));
+        flat = pack_mask(
+            _mm256_cmp_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(s1)), nsq, _CMP_LT_OQ),
+            _mm256_cmp_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s1, 1)), nsq, _CMP_LT_OQ));
+        nump = _mm256_blendv_ps(nump, _mm256_sub_ps(one, _mm256_mul_ps(s2, smi)), flat);
+        denp = _mm256_blendv_ps(denp, one, flat);
+        _mm256_storeu_ps(num + j, nump);
+        _mm256_storeu_ps(den + j, denp);
+    }
+    if (j < w) {
+        const float *const rest[5] = { mu1 + j, mu2 + j, xx + j, yy + j, xy + j };
+        ff_vmaf_float_vif_terms(num + j, den + j, rest, w - j, sigma_nsq, egl);
+    }
 }
 
 FF_VMAF_TARGET_END

@@ -31,5 +31,6 @@ av_cold void ff_vmaf_float_dsp_init_x86(FFVmafFloatDSPContext *c)
         c->vfilter_stats = ff_vmaf_float_vfilter_stats_avx2;
         c->hfilter       = ff_vmaf_float_hfilter_avx2;
         c->dwt2_row      = ff_vmaf_float_dwt2_row_avx2;
+        c->vif_terms     = ff_vmaf_float_vif_terms_avx2;
     }
 }

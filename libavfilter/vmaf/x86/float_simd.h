@@ -42,5 +42,7 @@ void ff_vmaf_float_hfilter_avx2(float *dst, float *row, int w,
 void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
                                  const float *const src[FF_VMAF_DWT_TAPS], int w,
                                  float *tmp);
+void ff_vmaf_float_vif_terms_avx2(float *num, float *den, const float *const st[5],
+                                  int w, double sigma_nsq, float egl);
 
 #endif /* AVFILTER_VMAF_X86_FLOAT_SIMD_H */
