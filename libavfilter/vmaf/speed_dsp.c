@@ -208,6 +208,46 @@ static void blur_v_c(float *row, const float *const *in, const float *g,
     }
 }
 
+/*
+ * Each of the 325 sums is a serial chain in pixel order, as in libvmaf;
+ * the speed comes from running COV_TILE chains side by side, which
+ * changes the order of no sum.
+ */
+static void cov_chunk_c(double acc[B2][B2], const double *cen,
+                        ptrdiff_t stride, int len)
+{
+    for (int p = 0; p < B2; p++) {
+        const double *cp = cen + p * stride;
+        int q = 0;
+        for (; q + COV_TILE <= p + 1; q += COV_TILE) {
+            const double *cq = cen + q * stride;
+            double a[COV_TILE];
+            for (int t = 0; t < COV_TILE; t++)
+                a[t] = acc[p][q + t];
+            for (int n = 0; n < len; n++) {
+                const double v = cp[n];
+                a[0] += v * cq[n];
+                a[1] += v * cq[n + stride];
+                a[2] += v * cq[n + 2 * stride];
+                a[3] += v * cq[n + 3 * stride];
+                a[4] += v * cq[n + 4 * stride];
+                a[5] += v * cq[n + 5 * stride];
+                a[6] += v * cq[n + 6 * stride];
+                a[7] += v * cq[n + 7 * stride];
+            }
+            for (int t = 0; t < COV_TILE; t++)
+                acc[p][q + t] = a[t];
+        }
+        for (; q <= p; q++) {
+            const double *cq = cen + q * stride;
+            double a = acc[p][q];
+            for (int n = 0; n < len; n++)
+                a += cp[n] * cq[n];
+            acc[p][q] = a;
+        }
+    }
+}
+
 av_cold void ff_vmaf_speed_dsp_init(FFVmafSpeedDSPContext *c)
 {
     c->to_float_8       = to_float_8_c;
@@ -215,6 +255,7 @@ av_cold void ff_vmaf_speed_dsp_init(FFVmafSpeedDSPContext *c)
     c->diff_to_float_8  = diff_to_float_8_c;
     c->diff_to_float_16 = diff_to_float_16_c;
     c->blur_v           = blur_v_c;
+    c->cov_chunk        = cov_chunk_c;
 #if ARCH_X86_64
     ff_vmaf_speed_dsp_init_x86(c);
 #endif
@@ -780,12 +821,12 @@ static int qr_solve(const float k[B2][B2], const float *y, float *x, float *qy,
  * 25x25 covariance of the 5x5 neighbourhoods of d: float means, then
  * double products summed in raster order and rounded to float once.
  *
- * Each of the 325 sums is a serial chain in pixel order, as in libvmaf;
- * the speed comes from running COV_TILE chains side by side over a chunk
- * of pixels, which changes the order of no sum. cen holds the centred
- * values of one chunk, offset by offset.
+ * Each of the 325 sums is a serial chain in pixel order, as in libvmaf,
+ * taken a chunk of pixels at a time by dsp->cov_chunk(). cen holds the
+ * centred values of one chunk, offset by offset.
  */
-static void covariance(const FFVmafSpeedConfig *c, const float *d,
+static void covariance(const FFVmafSpeedConfig *c,
+                       const FFVmafSpeedDSPContext *dsp, const float *d,
                        double *cen, float k[B2][B2])
 {
     const int wo = c->wo;
@@ -822,36 +863,7 @@ static void covariance(const FFVmafSpeedConfig *c, const float *d,
             }
         }
 
-        for (int p = 0; p < B2; p++) {
-            const double *cp = cen + p * COV_CHUNK;
-            int q = 0;
-            for (; q + COV_TILE <= p + 1; q += COV_TILE) {
-                const double *cq = cen + q * COV_CHUNK;
-                double a[COV_TILE];
-                for (int t = 0; t < COV_TILE; t++)
-                    a[t] = acc[p][q + t];
-                for (int n = 0; n < len; n++) {
-                    const double v = cp[n];
-                    a[0] += v * cq[n];
-                    a[1] += v * cq[n + COV_CHUNK];
-                    a[2] += v * cq[n + 2 * COV_CHUNK];
-                    a[3] += v * cq[n + 3 * COV_CHUNK];
-                    a[4] += v * cq[n + 4 * COV_CHUNK];
-                    a[5] += v * cq[n + 5 * COV_CHUNK];
-                    a[6] += v * cq[n + 6 * COV_CHUNK];
-                    a[7] += v * cq[n + 7 * COV_CHUNK];
-                }
-                for (int t = 0; t < COV_TILE; t++)
-                    acc[p][q + t] = a[t];
-            }
-            for (; q <= p; q++) {
-                const double *cq = cen + q * COV_CHUNK;
-                double a = acc[p][q];
-                for (int n = 0; n < len; n++)
-                    a += cp[n] * cq[n];
-                acc[p][q] = a;
-            }
-        }
+        dsp->cov_chunk(acc, cen, COV_CHUNK, len);
     }
     for (int p = 0; p < B2; p++)
         for (int q = 0; q <= p; q++)
@@ -893,7 +905,7 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
     blur_decimate(c, dsp, src, tmp);
     remove_local_mean(c, tmp->d, tmp->t, tmp->mu);
 
-    covariance(c, tmp->d, tmp->cen, k);
+    covariance(c, dsp, tmp->d, tmp->cen, k);
     eigenvalues(k, lambda);
     for (int i = 0; i < B2; i++)
         if (lambda[i] < SINGULAR_EPS)

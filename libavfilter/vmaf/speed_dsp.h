@@ -146,6 +146,14 @@ typedef struct FFVmafSpeedDSPContext {
      */
     void (*blur_v)(float *row, const float *const *in, const float *g,
                    int n, int w);
+    /**
+     * Covariance sums over a chunk of len pixels: for each q <= p < 25,
+     * acc[p][q] += cen[p][n] * cen[q][n] for n = 0..len-1 in that order,
+     * product and sum rounded to double each (row p of cen starts at
+     * cen + p * stride). Entries q > p are left alone.
+     */
+    void (*cov_chunk)(double acc[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                      const double *cen, ptrdiff_t stride, int len);
 } FFVmafSpeedDSPContext;
 
 /** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
@@ -161,6 +169,8 @@ void ff_vmaf_speed_diff_to_float_16_avx2(float *dst, const uint8_t *a,
                                          const uint8_t *b, int w, int bpc);
 void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
                                const float *g, int n, int w);
+void ff_vmaf_speed_cov_chunk_avx2(double acc[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                                  const double *cen, ptrdiff_t stride, int len);
 
 /**
  * Per-block variance s[] and entropy e[] of a c->w x c->h plane, with

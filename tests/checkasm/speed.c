@@ -18,7 +18,8 @@
 
 /*
  * The SpEED kernels (speed_dsp.h: rows of samples or of sample
- * differences to float, the vertical anti-alias filter), each SIMD
+ * differences to float, the vertical anti-alias filter, the covariance
+ * sums of a chunk of pixels), each SIMD
  * version against the C one, bit for bit.
  */
 
@@ -223,6 +224,50 @@ end:
     free(oa);
 }
 
+static void check_cov_chunk(int t)
+{
+    static const int lens[] = { 1, 2, 3, 7, 31, 32, 33, 64, 100, 127, 128 };
+    const char *tier = checkasm_tiers[t]->name;
+    const int B2 = FF_VMAF_SPEED_B2;
+    double *cen = xmalloc((size_t)B2 * 200 * sizeof(double));
+    double (*ac)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * B2 * B2);
+    double (*aa)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * B2 * B2);
+    FFVmafSpeedDSPContext c, a;
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_speed_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_speed_dsp_init(&a);
+    checkasm_init_tier(0);
+    if (c.cov_chunk == a.cov_chunk)
+        goto end;
+    for (int li = 0; li < 11; li++)
+        for (int m = 0; m < 6; m++) {
+            int len = lens[li];
+            ptrdiff_t stride = m & 1 ? 128 : len + checkasm_rand_int(64);
+            for (int i = 0; i < B2 * stride; i++) {
+                float f;
+                fill_rows(&f, 1, m);
+                /* centred values: a float minus a float mean, in double */
+                cen[i] = (double)f - (double)((float)(checkasm_rand() % 2000) / 7.0f);
+            }
+            for (int p = 0; p < B2; p++)
+                for (int q = 0; q < B2; q++)
+                    ac[p][q] = aa[p][q] = m < 3 ? 0.0 : (double)checkasm_rand() / 3.0;
+            c.cov_chunk(ac, cen, stride, len);
+            a.cov_chunk(aa, cen, stride, len);
+            if (memcmp(ac, aa, sizeof(double) * B2 * B2))
+                checkasm_fail("speed", tier, "cov_chunk", "len %d mode %d", len, m);
+            cases++;
+        }
+    checkasm_report("speed", tier, "cov_chunk", cases);
+end:
+    free(cen);
+    free(ac);
+    free(aa);
+}
+
 static void bench(void)
 {
     const int w = 1920, n = 17;
@@ -230,7 +275,9 @@ static void bench(void)
     float *rows = xmalloc((size_t)n * w * sizeof(float)), *out = xmalloc(w * sizeof(float));
     const float *in[FF_VMAF_SPEED_MAX_TAPS];
     float g[FF_VMAF_SPEED_MAX_TAPS];
-    double ns[4][5];
+    double ns[4][6];
+    double *cen = xmalloc(sizeof(double) * FF_VMAF_SPEED_B2 * 128);
+    double (*acc)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * FF_VMAF_SPEED_B2 * FF_VMAF_SPEED_B2);
 
     fill(a, w, 10, 0);
     fill(b, w, 10, 0);
@@ -238,6 +285,9 @@ static void bench(void)
     make_taps(g, n);
     for (int k = 0; k < n; k++)
         in[k] = rows + (size_t)k * w;
+    for (int i = 0; i < FF_VMAF_SPEED_B2 * 128; i++)
+        cen[i] = (double)(checkasm_rand() % 2000) / 7.0 - 140.0;
+    memset(acc, 0, sizeof(double) * FF_VMAF_SPEED_B2 * FF_VMAF_SPEED_B2);
     for (int t = 0; t < checkasm_nb_tiers; t++) {
         FFVmafSpeedDSPContext c;
         checkasm_init_tier(t);
@@ -247,6 +297,7 @@ static void bench(void)
         CHECKASM_TIME(ns[t][2], c.diff_to_float_8(out, a, b, w, 8));
         CHECKASM_TIME(ns[t][3], c.diff_to_float_16(out, a, b, w, 10));
         CHECKASM_TIME(ns[t][4], c.blur_v(out, in, g, n, w));
+        CHECKASM_TIME(ns[t][5], c.cov_chunk(acc, cen, 128, 128));
     }
     for (int t = 1; t < checkasm_nb_tiers; t++) {
         const char *tier = checkasm_tiers[t]->name;
@@ -255,12 +306,15 @@ static void bench(void)
         checkasm_bench_report("speed", "diff_to_float_8", "1920 row", tier, ns[t][2], ns[0][2]);
         checkasm_bench_report("speed", "diff_to_float_16", "10-bit 1920 row", tier, ns[t][3], ns[0][3]);
         checkasm_bench_report("speed", "blur_v", "17 taps, 1920", tier, ns[t][4], ns[0][4]);
+        checkasm_bench_report("speed", "cov_chunk", "128 pixels", tier, ns[t][5], ns[0][5]);
     }
     checkasm_init_tier(-1);
     free(a);
     free(b);
     free(rows);
     free(out);
+    free(cen);
+    free(acc);
 }
 
 void checkasm_check_speed(void)
@@ -270,6 +324,7 @@ void checkasm_check_speed(void)
             for (int hbd = 0; hbd < 2; hbd++)
                 check_to_float(t, diff, hbd);
         check_blur_v(t);
+        check_cov_chunk(t);
     }
     if (checkasm_bench)
         bench();

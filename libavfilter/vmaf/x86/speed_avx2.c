@@ -19,9 +19,10 @@
 /**
  * @file
  * AVX2 SpEED kernels: the conversion of input rows to float and the
- * vertical anti-alias filter, 8 columns at a time. Every output sample
- * gets the very operations of the C version in the same order (one
- * rounding each, no FMA); the tails run the C expressions.
+ * vertical anti-alias filter, 8 columns at a time, and the covariance
+ * sums, 4 of them at a time. Every output gets the very operations of
+ * the C version in the same order (one rounding each, no FMA); the tails
+ * run the C expressions.
  */
 
 #include <stdint.h>
@@ -132,6 +133,64 @@ void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
         for (int k = 0; k < n; k++)
             acc += g[k] * in[k][j];
         row[j] = acc;
+    }
+}
+
+#define B2   FF_VMAF_SPEED_B2
+#define B2P  28             /* B2 rounded up to whole vectors of 4 */
+#define SUBN 32             /* pixels per transposed block */
+
+/*
+ * Row p of acc, entries q = 0..4 nv - 1 (q <= p kept): each lane adds
+ * its products pixel after pixel, like the C chain of that entry.
+ */
+static av_always_inline void cov_row(double *accp, const double (*t)[B2P],
+                                     int len, int p, const int nv)
+{
+    __m256i keep[7];
+    __m256d a[7];
+
+    for (int i = 0; i < nv; i++) {
+        keep[i] = _mm256_cmpgt_epi64(_mm256_set1_epi64x(p + 1),
+                                     _mm256_setr_epi64x(4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3));
+        a[i] = _mm256_maskload_pd(accp + 4 * i, keep[i]);
+    }
+    for (int n = 0; n < len; n++) {
+        const __m256d v = _mm256_broadcast_sd(&t[n][p]);
+        for (int i = 0; i < nv; i++)
+            a[i] = _mm256_add_pd(a[i], _mm256_mul_pd(v, _mm256_loadu_pd(&t[n][4 * i])));
+    }
+    for (int i = 0; i < nv; i++)
+        _mm256_maskstore_pd(accp + 4 * i, keep[i], a[i]);
+}
+
+void ff_vmaf_speed_cov_chunk_avx2(double acc[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                                  const double *cen, ptrdiff_t stride, int len)
+{
+    double t[SUBN][B2P];
+
+    /* Blocks of pixels in order: each chain still runs over n in order. */
+    for (int n0 = 0; n0 < len; n0 += SUBN) {
+        const int m = len - n0 < SUBN ? len - n0 : SUBN;
+
+        /* Pixel-major copy: the values of one pixel side by side. */
+        for (int n = 0; n < m; n++) {
+            for (int p = 0; p < B2; p++)
+                t[n][p] = cen[p * stride + n0 + n];
+            for (int p = B2; p < B2P; p++)
+                t[n][p] = 0.0;
+        }
+        for (int p = 0; p < B2; p++) {
+            switch (p >> 2) {
+            case 0: cov_row(acc[p], t, m, p, 1); break;
+            case 1: cov_row(acc[p], t, m, p, 2); break;
+            case 2: cov_row(acc[p], t, m, p, 3); break;
+            case 3: cov_row(acc[p], t, m, p, 4); break;
+            case 4: cov_row(acc[p], t, m, p, 5); break;
+            case 5: cov_row(acc[p], t, m, p, 6); break;
+            default: cov_row(acc[p], t, m, p, 7); break;
+            }
+        }
     }
 }
 

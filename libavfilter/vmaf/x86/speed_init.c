@@ -31,5 +31,6 @@ av_cold void ff_vmaf_speed_dsp_init_x86(FFVmafSpeedDSPContext *c)
         c->diff_to_float_8  = ff_vmaf_speed_diff_to_float_8_avx2;
         c->diff_to_float_16 = ff_vmaf_speed_diff_to_float_16_avx2;
         c->blur_v           = ff_vmaf_speed_blur_v_avx2;
+        c->cov_chunk        = ff_vmaf_speed_cov_chunk_avx2;
     }
 }
