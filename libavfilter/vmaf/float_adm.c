@@ -35,18 +35,12 @@
  * Newton step, not by an IEEE division. The estimate is not specified
  * bit for bit (AMD and Intel tables differ): results are libvmaf's exactly
  * on a CPU of the oracle's vendor, and on others (or without SSE, where an
- * exact reciprocal stands in) they can differ in the last bits.
+ * exact reciprocal stands in) they can differ in the last bits. That
+ * division lives in float_dsp.c (ff_vmaf_float_adm_decouple).
  */
 
 #include <math.h>
 #include <stddef.h>
-
-#if defined(__SSE__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
-#include <xmmintrin.h>
-#define HAVE_RCPSS 1
-#else
-#define HAVE_RCPSS 0
-#endif
 
 #include "libavutil/common.h"
 #include "libavutil/error.h"
@@ -197,17 +191,6 @@ static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-/* libvmaf's reciprocal: the RCPSS estimate and one Newton-Raphson step. */
-static inline float adm_reciprocal(float x)
-{
-#if HAVE_RCPSS
-    float y = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
-#else
-    float y = 1.0f / x;
-#endif
-    return y + y * (1.0f - x * y);
-}
-
 /* Band geometry of one scale: inner region for the sums, and the rows and
  * columns that decouple and CSF must cover for the 3x3 masking. */
 typedef struct ADMRegion {
@@ -251,40 +234,15 @@ static void adm_decouple_csf_row(const FloatADMContext *s, const ADMBands *b,
                                  const ADMRegion *g, const float *rf, int y,
                                  const ADMCsfRow *out)
 {
-    /* cos(1 degree)^2: the ref and dis (h, v) vectors must be this close. */
-    const float cos_1deg_sq = 0x1.ffd814p-1f;
-    const double egl = s->enhn_gain_limit;
     const ptrdiff_t off = y * b->stride;
-    const float *oh = b->o[ORI_H] + off, *ov = b->o[ORI_V] + off;
-    const float *th = b->t[ORI_H] + off, *tv = b->t[ORI_V] + off;
+    const float *o[NB_ORI], *t[NB_ORI];
 
-    for (int j = g->ext_left; j < g->ext_right; j++) {
-        float ot = oh[j] * th[j] + ov[j] * tv[j];
-        float oo = oh[j] * oh[j] + ov[j] * ov[j];
-        float tt = th[j] * th[j] + tv[j] * tv[j];
-        int angle_flag = ot >= 0.0f && ot * ot >= cos_1deg_sq * oo * tt;
-
-        for (int ori = 0; ori < NB_ORI; ori++) {
-            float o = b->o[ori][off + j], t = b->t[ori][off + j];
-            float k = t * adm_reciprocal(o + 1e-30f);
-            float r, a, c = rf[ori == ORI_D];
-
-            k = k < 0.0f ? 0.0f : k > 1.0f ? 1.0f : k;
-            r = k * o;
-            /* Where only the contrast changed, an enhancement up to the
-             * gain limit counts as restored, not as impairment. */
-            if (angle_flag && r > 0.0f)
-                r = (float)FFMIN((double)r * egl, (double)t);
-            else if (angle_flag && r < 0.0f)
-                r = (float)FFMAX((double)r * egl, (double)t);
-            a = t - r;
-
-            out->dst_r[ori][j] = c * r;
-            out->flt_r[ori][j] = (float)(0.0333333351 * fabsf(out->dst_r[ori][j]));
-            out->dst_a[ori][j] = c * a;
-            out->flt_a[ori][j] = (float)(0.0333333351 * fabsf(out->dst_a[ori][j]));
-        }
+    for (int ori = 0; ori < NB_ORI; ori++) {
+        o[ori] = b->o[ori] + off;
+        t[ori] = b->t[ori] + off;
     }
+    s->dsp.adm_decouple(out->dst_r, out->flt_r, out->dst_a, out->flt_a, o, t,
+                        rf, s->enhn_gain_limit, g->ext_left, g->ext_right);
 }
 
 /* x^p for x >= 0, with libvmaf's plain cube at the default p = 3. */
@@ -300,54 +258,23 @@ static float adm_norm(float acc, float noise, float root)
 }
 
 /*
- * Contrast-masking threshold of one orientation at column j: the 3x3
- * neighbourhood of flt with the centre replaced by twice its weight of
- * |dst|, summed row by row in float (the centre term in double).
- */
-static inline float adm_mask(const float *const flt[3], const float *dst,
-                             int jm, int j, int jp)
-{
-    float sum = 0.0f;
-    sum += flt[0][jm];
-    sum += flt[0][j];
-    sum += flt[0][jp];
-    sum += flt[1][jm];
-    sum = (float)((double)sum + 0.0666666701 * fabsf(dst[j]));
-    sum += flt[1][jp];
-    sum += flt[2][jm];
-    sum += flt[2][j];
-    sum += flt[2][jp];
-    return sum;
-}
-
-/*
  * One inner row of a masked cube sum: the CSF-weighted signal sig of row
  * y, less the threshold from the masker (mdst at row y, mflt at rows
- * y - 1, y, y + 1), summed per orientation into acc.
+ * y - 1, y, y + 1), summed per orientation into acc in column order.
+ * x: NB_ORI rows of scratch.
  */
 static void adm_cm_row(const FloatADMContext *s, const ADMRegion *g,
                        float *const sig[NB_ORI], float *const mdst[NB_ORI],
                        const float *const mflt[3][NB_ORI],
-                       float p, int cube, float acc[NB_ORI])
+                       float p, int cube, float *const x[NB_ORI], float acc[NB_ORI])
 {
     float row_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f };
 
-    for (int j = g->left; j < g->right; j++) {
-        /* Columns beyond the band mirror: -1 reads 1, w reads w - 1. */
-        int jm = j > 0 ? j - 1 : 1, jp = j + 1 < g->w ? j + 1 : g->w - 1;
-        float thr = 0.0f;
-
-        if (!s->bypass_cm)
-            for (int ori = 0; ori < NB_ORI; ori++) {
-                const float *flt[3] = { mflt[0][ori], mflt[1][ori], mflt[2][ori] };
-                thr += adm_mask(flt, mdst[ori], jm, j, jp);
-            }
-        for (int ori = 0; ori < NB_ORI; ori++) {
-            float x = fabsf(sig[ori][j]) - thr;
-            x = FFMAX(x, 0.0f);
-            row_acc[ori] += adm_pow(x, p, cube);
-        }
-    }
+    s->dsp.adm_cm(x, (const float *const *)sig, (const float *const *)mdst, mflt,
+                  g->left, g->right, g->w, s->bypass_cm);
+    for (int j = g->left; j < g->right; j++)
+        for (int ori = 0; ori < NB_ORI; ori++)
+            row_acc[ori] += adm_pow(x[ori][j], p, cube);
     for (int ori = 0; ori < NB_ORI; ori++)
         acc[ori] += row_acc[ori];
 }
@@ -380,7 +307,7 @@ static float adm_denominator(const ADMBands *b, const ADMRegion *g,
 /* Floats of ring scratch for bands w wide. */
 static size_t adm_ring_size(int w)
 {
-    return 3 * 4 * NB_ORI * (size_t)w;
+    return (3 * 4 + 1) * NB_ORI * (size_t)w;
 }
 
 static void adm_scale(const FloatADMContext *s, const ADMBands *b,
@@ -391,6 +318,7 @@ static void adm_scale(const FloatADMContext *s, const ADMBands *b,
     const float p = (float)s->p_norm, root = (float)(1.0 / s->p_norm);
     float num_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f }, aim_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f };
     ADMCsfRow slots[3];
+    float *x[NB_ORI];
     ADMRegion g;
     float noise, aim_noise = 0.0f;
     int next = 0;   ///< the next band row to decouple
@@ -405,6 +333,10 @@ static void adm_scale(const FloatADMContext *s, const ADMBands *b,
             slots[k].dst_a[ori] = ring_buf; ring_buf += w;
             slots[k].flt_a[ori] = ring_buf; ring_buf += w;
         }
+    for (int ori = 0; ori < NB_ORI; ori++) {
+        x[ori] = ring_buf;
+        ring_buf += w;
+    }
 
     res->den = adm_denominator(b, &g, rf, p, cube, root, noise);
 
@@ -427,9 +359,9 @@ static void adm_scale(const FloatADMContext *s, const ADMBands *b,
                 flt_a[k][ori] = ring[k]->flt_a[ori];
             }
         /* Detail loss: the restored part, masked by the impairment. */
-        adm_cm_row(s, &g, ring[1]->dst_r, ring[1]->dst_a, flt_a, p, cube, num_acc);
+        adm_cm_row(s, &g, ring[1]->dst_r, ring[1]->dst_a, flt_a, p, cube, x, num_acc);
         /* Additive impairment, masked by the restored part. */
-        adm_cm_row(s, &g, ring[1]->dst_a, ring[1]->dst_r, flt_r, p, cube, aim_acc);
+        adm_cm_row(s, &g, ring[1]->dst_a, ring[1]->dst_r, flt_r, p, cube, x, aim_acc);
     }
     res->num = adm_norm(num_acc[ORI_H], noise, root) + adm_norm(num_acc[ORI_V], noise, root) +
                adm_norm(num_acc[ORI_D], noise, root);

@@ -30,6 +30,13 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__SSE__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
+#include <xmmintrin.h>
+#define HAVE_RCPSS 1
+#else
+#define HAVE_RCPSS 0
+#endif
+
 #include "config.h"
 
 #include "libavutil/attributes.h"
@@ -416,6 +423,97 @@ void ff_vmaf_float_vif_terms(float *num, float *den, const float *const st[5],
     }
 }
 
+/* libvmaf's reciprocal: the RCPSS estimate and one Newton-Raphson step. */
+static inline float adm_reciprocal(float x)
+{
+#if HAVE_RCPSS
+    float y = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
+#else
+    float y = 1.0f / x;
+#endif
+    return y + y * (1.0f - x * y);
+}
+
+void ff_vmaf_float_adm_decouple(float *const dst_r[3], float *const flt_r[3],
+                                float *const dst_a[3], float *const flt_a[3],
+                                const float *const o[3], const float *const t[3],
+                                const float rf[2], double egl, int j0, int j1)
+{
+    /* cos(1 degree)^2: the ref and dis (h, v) vectors must be this close. */
+    const float cos_1deg_sq = 0x1.ffd814p-1f;
+    const float *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
+
+    for (int j = j0; j < j1; j++) {
+        float ot = oh[j] * th[j] + ov[j] * tv[j];
+        float oo = oh[j] * oh[j] + ov[j] * ov[j];
+        float tt = th[j] * th[j] + tv[j] * tv[j];
+        int angle_flag = ot >= 0.0f && ot * ot >= cos_1deg_sq * oo * tt;
+
+        for (int ori = 0; ori < 3; ori++) {
+            float ox = o[ori][j], tx = t[ori][j];
+            float k = tx * adm_reciprocal(ox + 1e-30f);
+            float r, a, c = rf[ori == 2];
+
+            k = k < 0.0f ? 0.0f : k > 1.0f ? 1.0f : k;
+            r = k * ox;
+            /* Where only the contrast changed, an enhancement up to the
+             * gain limit counts as restored, not as impairment. */
+            if (angle_flag && r > 0.0f)
+                r = (float)FFMIN((double)r * egl, (double)tx);
+            else if (angle_flag && r < 0.0f)
+                r = (float)FFMAX((double)r * egl, (double)tx);
+            a = tx - r;
+
+            dst_r[ori][j] = c * r;
+            flt_r[ori][j] = (float)(0.0333333351 * fabsf(dst_r[ori][j]));
+            dst_a[ori][j] = c * a;
+            flt_a[ori][j] = (float)(0.0333333351 * fabsf(dst_a[ori][j]));
+        }
+    }
+}
+
+/*
+ * Contrast-masking threshold of one orientation at column j: the 3x3
+ * neighbourhood of flt with the centre replaced by twice its weight of
+ * |dst|, summed row by row in float (the centre term in double).
+ */
+static inline float adm_mask(const float *const flt[3], const float *dst,
+                             int jm, int j, int jp)
+{
+    float sum = 0.0f;
+    sum += flt[0][jm];
+    sum += flt[0][j];
+    sum += flt[0][jp];
+    sum += flt[1][jm];
+    sum = (float)((double)sum + 0.0666666701 * fabsf(dst[j]));
+    sum += flt[1][jp];
+    sum += flt[2][jm];
+    sum += flt[2][j];
+    sum += flt[2][jp];
+    return sum;
+}
+
+void ff_vmaf_float_adm_cm(float *const out[3], const float *const sig[3],
+                          const float *const mdst[3], const float *const mflt[3][3],
+                          int j0, int j1, int w, int bypass)
+{
+    for (int j = j0; j < j1; j++) {
+        /* Columns beyond the band mirror: -1 reads 1, w reads w - 1. */
+        int jm = j > 0 ? j - 1 : 1, jp = j + 1 < w ? j + 1 : w - 1;
+        float thr = 0.0f;
+
+        if (!bypass)
+            for (int ori = 0; ori < 3; ori++) {
+                const float *flt[3] = { mflt[0][ori], mflt[1][ori], mflt[2][ori] };
+                thr += adm_mask(flt, mdst[ori], jm, j, jp);
+            }
+        for (int ori = 0; ori < 3; ori++) {
+            float x = fabsf(sig[ori][j]) - thr;
+            out[ori][j] = FFMAX(x, 0.0f);
+        }
+    }
+}
+
 /* The resampler's border: -t before the start, 2(n - 1) - t after the end. */
 static inline int resize_mirror(int t, int n)
 {
@@ -478,6 +576,8 @@ av_cold void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c)
     c->hfilter       = ff_vmaf_float_hfilter;
     c->dwt2_row      = ff_vmaf_float_dwt2_row;
     c->vif_terms     = ff_vmaf_float_vif_terms;
+    c->adm_cm        = ff_vmaf_float_adm_cm;
+    c->adm_decouple  = ff_vmaf_float_adm_decouple;
 #if ARCH_X86_64
     ff_vmaf_float_dsp_init_x86(c);
 #endif

@@ -206,9 +206,33 @@ void ff_vmaf_float_vif_terms(float *num, float *den, const float *const st[5],
                              int w, double sigma_nsq, float egl);
 
 /**
+ * float_adm's contrast masking of one inner row, columns j0 <= j < j1 of
+ * bands w wide (w >= 2): out[ori][j] = max(|sig[ori][j]| - thr, 0), where
+ * thr sums over the three orientations the 3x3 neighbourhood of the
+ * masker's rows mflt[0..2][ori] with the centre replaced by twice its
+ * weight of |mdst[ori][j]| (in double), each neighbourhood summed row by
+ * row in float; columns -1 and w read 1 and w - 1. bypass: thr = 0.
+ */
+void ff_vmaf_float_adm_cm(float *const out[3], const float *const sig[3],
+                          const float *const mdst[3], const float *const mflt[3][3],
+                          int j0, int j1, int w, int bypass);
+
+/**
+ * float_adm's decoupling of one band row, columns j0 <= j < j1: the dis
+ * detail t (h, v, d) split into the part restored from ref o and the
+ * additive rest, enhancements up to gain limit egl counted as restored,
+ * then weighted by the CSF factors rf[0] (h, v) and rf[1] (d): dst_* and
+ * their masking contributions flt_* = f(0.0333333351 * |dst_*|).
+ */
+void ff_vmaf_float_adm_decouple(float *const dst_r[3], float *const flt_r[3],
+                                float *const dst_a[3], float *const flt_a[3],
+                                const float *const o[3], const float *const t[3],
+                                const float rf[2], double egl, int j0, int j1);
+
+/**
  * The hot kernels above, as function pointers: the C versions
  * (ff_vmaf_float_from_luma, _vfilter, _vfilter_stats, _hfilter,
- * _dwt2_row, _vif_terms) are the reference, and every SIMD version gives the same bits
+ * _dwt2_row, _vif_terms, _adm_cm, _adm_decouple) are the reference, and every SIMD version gives the same bits
  * for the same arguments. The drivers ff_vmaf_float_conv() and
  * ff_vmaf_float_dwt2() call through them.
  */
@@ -228,6 +252,13 @@ typedef struct FFVmafFloatDSPContext {
                      float *tmp);
     void (*vif_terms)(float *num, float *den, const float *const st[5],
                       int w, double sigma_nsq, float egl);
+    void (*adm_cm)(float *const out[3], const float *const sig[3],
+                   const float *const mdst[3], const float *const mflt[3][3],
+                   int j0, int j1, int w, int bypass);
+    void (*adm_decouple)(float *const dst_r[3], float *const flt_r[3],
+                         float *const dst_a[3], float *const flt_a[3],
+                         const float *const o[3], const float *const t[3],
+                         const float rf[2], double egl, int j0, int j1);
 } FFVmafFloatDSPContext;
 
 /** Set the fastest versions this CPU runs. */

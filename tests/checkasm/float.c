@@ -24,6 +24,7 @@
  * counts too), with guard zones around every output.
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +498,167 @@ static void check_vif_terms(int t, Bufs *b)
     checkasm_report("float", tier, "vif_terms", cases);
 }
 
+/* A detail-band sample: mostly small of either sign, some zeros, some large. */
+static float band_sample(int mode)
+{
+    switch (mode) {
+    case 1:  return 0.0f;
+    case 2:  return checkasm_rand() & 1 ? -0.0f : 0.0f;
+    case 3:  return (float)((int)(checkasm_rand() % 4001) - 2000);
+    default: return (float)((int)(checkasm_rand() % 20001) - 10000) / 256.0f;
+    }
+}
+
+/* Rows of MAX_W floats with GUARD floats of poison on each side. */
+#define ROW_SPAN (MAX_W + 2 * GUARD + 8)
+
+static float *row_at(float *buf, int k, int off)
+{
+    return buf + (size_t)k * ROW_SPAN + off;
+}
+
+static void check_adm_decouple(int t)
+{
+    static const double egls[] = { 100.0, 1.0, 1.2 };
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    float *in = xmalloc(6 * ROW_SPAN * sizeof(float));
+    float *bc = xmalloc(12 * ROW_SPAN * sizeof(float));
+    float *ba = xmalloc(12 * ROW_SPAN * sizeof(float));
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.adm_decouple, (const void *)a.adm_decouple))
+        goto end;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        for (int m = 0; m < 8; m++) {
+            const float *o[3], *tt[3];
+            float *oc[12], *oa[12];
+            float rf[2] = { (float)(checkasm_rand() % 1000) / 997.0f,
+                            (float)(checkasm_rand() % 1000) / 1009.0f };
+            double egl = egls[checkasm_rand_int(3)];
+            int j0 = checkasm_rand_int(3) ? 0 : checkasm_rand_int(w);
+            int j1 = checkasm_rand_int(3) ? w : j0 + checkasm_rand_int(w - j0 + 1);
+            int off = GUARD + misalign();
+
+            for (int k = 0; k < 3; k++) {
+                float *ok = row_at(in, k, misalign()), *tk = row_at(in, 3 + k, misalign());
+                for (int j = 0; j < w; j++) {
+                    float ov = band_sample(m < 4 ? m : 0), tv;
+                    /* dis as a scaled ref (contrast change, angle kept),
+                     * a scaled one with noise, a negated one, itself, or
+                     * independent */
+                    switch (m) {
+                    case 4:  tv = ov * (float)(checkasm_rand() % 300) / 100.0f; break;
+                    case 5:  tv = ov * 1.5f + band_sample(0) / 64.0f; break;
+                    case 6:  tv = -ov; break;
+                    case 7:  tv = ov; break;
+                    default: tv = band_sample(m); break;
+                    }
+                    ok[j] = ov;
+                    tk[j] = tv;
+                }
+                o[k] = ok;
+                tt[k] = tk;
+            }
+            poison(bc, 12 * ROW_SPAN);
+            poison(ba, 12 * ROW_SPAN);
+            for (int k = 0; k < 12; k++) {
+                oc[k] = row_at(bc, k, off);
+                oa[k] = row_at(ba, k, off);
+            }
+            c.adm_decouple(oc, oc + 3, oc + 6, oc + 9, o, tt, rf, egl, j0, j1);
+            a.adm_decouple(oa, oa + 3, oa + 6, oa + 9, o, tt, rf, egl, j0, j1);
+            if (memcmp(bc, ba, 12 * ROW_SPAN * sizeof(float))) {
+                size_t d = first_diff(bc, ba, 12 * ROW_SPAN);
+                checkasm_fail("float", tier, "adm_decouple",
+                              "w %d [%d, %d) mode %d egl %g: out %d [%d] = %a, C %a",
+                              w, j0, j1, m, egl, (int)(d / ROW_SPAN),
+                              (int)(d % ROW_SPAN) - off, ba[d], bc[d]);
+            }
+            cases++;
+        }
+    }
+    checkasm_report("float", tier, "adm_decouple", cases);
+end:
+    free(in);
+    free(bc);
+    free(ba);
+}
+
+static void check_adm_cm(int t)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafFloatDSPContext c, a;
+    float *in = xmalloc(15 * ROW_SPAN * sizeof(float));
+    float *bc = xmalloc(3 * ROW_SPAN * sizeof(float));
+    float *ba = xmalloc(3 * ROW_SPAN * sizeof(float));
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.adm_cm, (const void *)a.adm_cm))
+        goto end;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        if (w < 2)
+            continue;
+        for (int m = 0; m < 10; m++) {
+            const float *sig[3], *mdst[3], *mflt[3][3];
+            float *oc[3], *oa[3];
+            int bypass = m == 9, bm = m < 4 ? m : 0;
+            /* the inner region as float_adm takes it, or the whole row */
+            int left = m & 1 ? 0 : (int)(w * 0.1 - 0.5), right = w - left;
+            int off = GUARD + misalign();
+
+            /* 15 rows: sig, mdst, and the masker's 3 x 3 rows, whose
+             * values are 0.0333 |dst| >= 0 */
+            for (int k = 0; k < 15; k++) {
+                float *r = row_at(in, k, misalign());
+                for (int j = 0; j < w; j++) {
+                    float v = band_sample(bm);
+                    r[j] = k < 6 ? v : (float)(0.0333333351 * fabsf(v));
+                }
+                if (k < 3)
+                    sig[k] = r;
+                else if (k < 6)
+                    mdst[k - 3] = r;
+                else
+                    mflt[(k - 6) / 3][(k - 6) % 3] = r;
+            }
+            poison(bc, 3 * ROW_SPAN);
+            poison(ba, 3 * ROW_SPAN);
+            for (int k = 0; k < 3; k++) {
+                oc[k] = row_at(bc, k, off);
+                oa[k] = row_at(ba, k, off);
+            }
+            c.adm_cm(oc, sig, mdst, mflt, left, right, w, bypass);
+            a.adm_cm(oa, sig, mdst, mflt, left, right, w, bypass);
+            if (memcmp(bc, ba, 3 * ROW_SPAN * sizeof(float))) {
+                size_t d = first_diff(bc, ba, 3 * ROW_SPAN);
+                checkasm_fail("float", tier, "adm_cm",
+                              "w %d [%d, %d) mode %d: out %d [%d] = %a, C %a",
+                              w, left, right, m, (int)(d / ROW_SPAN),
+                              (int)(d % ROW_SPAN) - off, ba[d], bc[d]);
+            }
+            cases++;
+        }
+    }
+    checkasm_report("float", tier, "adm_cm", cases);
+end:
+    free(in);
+    free(bc);
+    free(ba);
+}
+
 /* The drivers through each tier's pointers: whole planes, both decimations. */
 static void check_drivers(int t)
 {
@@ -576,15 +738,16 @@ end:
 
 static void bench(void)
 {
-    enum { BW = 1920, BH = 1080, NB = 9 };
+    enum { BW = 1920, BH = 1080, NB = 11 };
     const char *names[NB] = {
         "from_luma", "from_luma", "vfilter", "vfilter_stats",
         "hfilter", "hfilter", "dwt2_row", "conv (driver)", "vif_terms",
+        "adm_decouple", "adm_cm",
     };
     const char *what[NB] = {
         "8-bit 1080p", "10-bit 1080p", "1920 row, 17 taps", "1920 row, 17 taps",
         "1920 row, 17 taps", "960 of 1920, 9 taps", "1920 row", "1080p, 5 taps",
-        "1920 row",
+        "1920 row", "960 row", "960 row",
     };
     static const float blur5[] = { 0.054488685f, 0.244201342f, 0.402619947f,
                                    0.244201342f, 0.054488685f };
@@ -628,6 +791,22 @@ static void bench(void)
         c.vfilter_stats(out, x, y, BW, BW, 64, 20, g17, 17);
         CHECKASM_TIME(ns[t][8], c.vif_terms(dst, dst + BW, (const float *const *)out,
                                             BW, 2.0, 100.0f));
+        {
+            /* a 960-wide band row: inputs in x and y, outputs in dst */
+            const float *o[3] = { x, x + BW, x + 2 * BW }, *tt[3] = { y, y + BW, y + 2 * BW };
+            float *d[12];
+            const float rf[2] = { 0.5f, 0.25f };
+            const float *mf[3][3];
+            for (int k = 0; k < 12; k++)
+                d[k] = dst + k * BW;
+            for (int k = 0; k < 9; k++)
+                mf[k / 3][k % 3] = d[3 + k];
+            CHECKASM_TIME(ns[t][9], c.adm_decouple(d, d + 3, d + 6, d + 9, o, tt, rf,
+                                                   100.0, 0, BW / 2));
+            CHECKASM_TIME(ns[t][10], c.adm_cm(out, (const float *const *)d,
+                                              (const float *const *)(d + 6), mf,
+                                              48, BW / 2 - 48, BW / 2, 0));
+        }
     }
     for (int t = 1; t < checkasm_nb_tiers; t++)
         for (int k = 0; k < NB; k++)
@@ -657,6 +836,8 @@ void checkasm_check_float(void)
         check_hfilter(t, &b);
         check_dwt2_row(t, &b);
         check_vif_terms(t, &b);
+        check_adm_decouple(t);
+        check_adm_cm(t);
         check_drivers(t);
     }
     bufs_free(&b);

@@ -34,6 +34,7 @@
 #include <math.h>
 
 #include "libavutil/attributes.h"
+#include "libavutil/common.h"
 
 #include "float_simd.h"
 #include "simd.h"
@@ -444,6 +445,147 @@ void ff_vmaf_float_vif_terms_avx2(float *num, float *den, const float *const st[
         const float *const rest[5] = { mu1 + j, mu2 + j, xx + j, yy + j, xy + j };
         ff_vmaf_float_vif_terms(num + j, den + j, rest, w - j, sigma_nsq, egl);
     }
+}
+
+static av_always_inline __m256 abs_ps(__m256 x)
+{
+    return _mm256_and_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+}
+
+/* (float)((double)a + k * (double)b) for 8 lanes, in two halves of four. */
+static av_always_inline __m256 add_scaled_pd(__m256 a, double k, __m256 b)
+{
+    const __m256d vk = _mm256_set1_pd(k);
+    __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)),
+                               _mm256_mul_pd(vk, _mm256_cvtps_pd(_mm256_castps256_ps128(b))));
+    __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
+                               _mm256_mul_pd(vk, _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1))));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+
+/* (float)(k * (double)b) for 8 lanes. */
+static av_always_inline __m256 scale_pd(double k, __m256 b)
+{
+    const __m256d vk = _mm256_set1_pd(k);
+    __m256d lo = _mm256_mul_pd(vk, _mm256_cvtps_pd(_mm256_castps256_ps128(b)));
+    __m256d hi = _mm256_mul_pd(vk, _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+
+/*
+ * Eight columns at a time where both neighbours are inside the band
+ * (1 <= j <= w - 2); the mirrored first and last columns go through C.
+ * Each lane's threshold is the same chain of float additions, with the
+ * centre term added in double, as the C's.
+ */
+void ff_vmaf_float_adm_cm_avx2(float *const out[3], const float *const sig[3],
+                               const float *const mdst[3], const float *const mflt[3][3],
+                               int j0, int j1, int w, int bypass)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    const int end = FFMIN(j1, w - 1);
+    int j = j0;
+
+    if (j == 0 && j < j1) {
+        ff_vmaf_float_adm_cm(out, sig, mdst, mflt, 0, 1, w, bypass);
+        j = 1;
+    }
+    for (; j + 8 <= end; j += 8) {
+        __m256 thr = zero;
+
+        if (!bypass)
+            for (int ori = 0; ori < 3; ori++) {
+                const float *f0 = mflt[0][ori] + j, *f1 = mflt[1][ori] + j;
+                const float *f2 = mflt[2][ori] + j;
+                __m256 sum = zero;
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f0 - 1));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f0));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f0 + 1));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f1 - 1));
+                sum = add_scaled_pd(sum, 0.0666666701,
+                                    abs_ps(_mm256_loadu_ps(mdst[ori] + j)));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f1 + 1));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f2 - 1));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f2));
+                sum = _mm256_add_ps(sum, _mm256_loadu_ps(f2 + 1));
+                thr = _mm256_add_ps(thr, sum);
+            }
+        for (int ori = 0; ori < 3; ori++) {
+            __m256 x = _mm256_sub_ps(abs_ps(_mm256_loadu_ps(sig[ori] + j)), thr);
+            _mm256_storeu_ps(out[ori] + j, _mm256_max_ps(x, zero));
+        }
+    }
+    if (j < j1)
+        ff_vmaf_float_adm_cm(out, sig, mdst, mflt, j, j1, w, bypass);
+}
+
+/*
+ * Eight columns side by side: the reciprocal estimate is vrcpps (the same
+ * estimate as the C's rcpss, lane by lane), every if a blend under the
+ * same comparison; FFMIN(a, b) in double is vminpd(b, a) and FFMAX(a, b)
+ * vmaxpd(a, b), which pick C's operand in every case.
+ */
+void ff_vmaf_float_adm_decouple_avx2(float *const dst_r[3], float *const flt_r[3],
+                                     float *const dst_a[3], float *const flt_a[3],
+                                     const float *const o[3], const float *const t[3],
+                                     const float rf[2], double egl, int j0, int j1)
+{
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 cos_1deg_sq = _mm256_set1_ps(0x1.ffd814p-1f);
+    const __m256 tiny = _mm256_set1_ps(1e-30f);
+    const __m256d vegl = _mm256_set1_pd(egl);
+    int j = j0;
+
+    for (; j + 8 <= j1; j += 8) {
+        const __m256 oh = _mm256_loadu_ps(o[0] + j), ov = _mm256_loadu_ps(o[1] + j);
+        const __m256 th = _mm256_loadu_ps(t[0] + j), tv = _mm256_loadu_ps(t[1] + j);
+        const __m256 ot = _mm256_add_ps(_mm256_mul_ps(oh, th), _mm256_mul_ps(ov, tv));
+        const __m256 oo = _mm256_add_ps(_mm256_mul_ps(oh, oh), _mm256_mul_ps(ov, ov));
+        const __m256 tt = _mm256_add_ps(_mm256_mul_ps(th, th), _mm256_mul_ps(tv, tv));
+        const __m256 angle = _mm256_and_ps(
+            _mm256_cmp_ps(ot, zero, _CMP_GE_OQ),
+            _mm256_cmp_ps(_mm256_mul_ps(ot, ot),
+                          _mm256_mul_ps(_mm256_mul_ps(cos_1deg_sq, oo), tt), _CMP_GE_OQ));
+
+        for (int ori = 0; ori < 3; ori++) {
+            const __m256 ox = _mm256_loadu_ps(o[ori] + j), tx = _mm256_loadu_ps(t[ori] + j);
+            const __m256 c = _mm256_set1_ps(rf[ori == 2]);
+            __m256 d = _mm256_add_ps(ox, tiny);
+            __m256 y = _mm256_rcp_ps(d), k, r, a, rr, pos, neg, dr, da;
+            __m256d r0, r1, t0, t1, e0, e1;
+
+            y = _mm256_add_ps(y, _mm256_mul_ps(y, _mm256_sub_ps(one, _mm256_mul_ps(d, y))));
+            k = _mm256_mul_ps(tx, y);
+            /* k < 0 ? 0 : k > 1 ? 1 : k */
+            k = _mm256_blendv_ps(_mm256_blendv_ps(k, one, _mm256_cmp_ps(k, one, _CMP_GT_OQ)),
+                                 zero, _mm256_cmp_ps(k, zero, _CMP_LT_OQ));
+            r = _mm256_mul_ps(k, ox);
+
+            r0 = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(r)), vegl);
+            r1 = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(r, 1)), vegl);
+            t0 = _mm256_cvtps_pd(_mm256_castps256_ps128(tx));
+            t1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tx, 1));
+            /* r > 0: (float)FFMIN(r * egl, t); r < 0: (float)FFMAX(r * egl, t) */
+            e0 = _mm256_min_pd(t0, r0);
+            e1 = _mm256_min_pd(t1, r1);
+            pos = _mm256_set_m128(_mm256_cvtpd_ps(e1), _mm256_cvtpd_ps(e0));
+            e0 = _mm256_max_pd(r0, t0);
+            e1 = _mm256_max_pd(r1, t1);
+            neg = _mm256_set_m128(_mm256_cvtpd_ps(e1), _mm256_cvtpd_ps(e0));
+            rr = _mm256_blendv_ps(r, pos, _mm256_and_ps(angle, _mm256_cmp_ps(r, zero, _CMP_GT_OQ)));
+            rr = _mm256_blendv_ps(rr, neg, _mm256_and_ps(angle, _mm256_cmp_ps(r, zero, _CMP_LT_OQ)));
+            a  = _mm256_sub_ps(tx, rr);
+
+            dr = _mm256_mul_ps(c, rr);
+            da = _mm256_mul_ps(c, a);
+            _mm256_storeu_ps(dst_r[ori] + j, dr);
+            _mm256_storeu_ps(flt_r[ori] + j, scale_pd(0.0333333351, abs_ps(dr)));
+            _mm256_storeu_ps(dst_a[ori] + j, da);
+            _mm256_storeu_ps(flt_a[ori] + j, scale_pd(0.0333333351, abs_ps(da)));
+        }
+    }
+    if (j < j1)
+        ff_vmaf_float_adm_decouple(dst_r, flt_r, dst_a, flt_a, o, t, rf, egl, j, j1);
 }
 
 FF_VMAF_TARGET_END

@@ -32,5 +32,7 @@ av_cold void ff_vmaf_float_dsp_init_x86(FFVmafFloatDSPContext *c)
         c->hfilter       = ff_vmaf_float_hfilter_avx2;
         c->dwt2_row      = ff_vmaf_float_dwt2_row_avx2;
         c->vif_terms     = ff_vmaf_float_vif_terms_avx2;
+        c->adm_cm        = ff_vmaf_float_adm_cm_avx2;
+        c->adm_decouple  = ff_vmaf_float_adm_decouple_avx2;
     }
 }

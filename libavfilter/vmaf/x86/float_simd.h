@@ -44,5 +44,12 @@ void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
                                  float *tmp);
 void ff_vmaf_float_vif_terms_avx2(float *num, float *den, const float *const st[5],
                                   int w, double sigma_nsq, float egl);
+void ff_vmaf_float_adm_cm_avx2(float *const out[3], const float *const sig[3],
+                               const float *const mdst[3], const float *const mflt[3][3],
+                               int j0, int j1, int w, int bypass);
+void ff_vmaf_float_adm_decouple_avx2(float *const dst_r[3], float *const flt_r[3],
+                                     float *const dst_a[3], float *const flt_a[3],
+                                     const float *const o[3], const float *const t[3],
+                                     const float rf[2], double egl, int j0, int j1);
 
 #endif /* AVFILTER_VMAF_X86_FLOAT_SIMD_H */
