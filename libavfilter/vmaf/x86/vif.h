@@ -33,4 +33,14 @@ void ff_vmaf_vif_decimate_avx2(uint16_t *dst, ptrdiff_t dst_stride,
                                const uint8_t *src, ptrdiff_t src_stride,
                                int w, int h, int bpc, int scale, void *tmp);
 
+/* AVX-512 (F, BW, VL, DQ): the same contracts and bits. */
+void ff_vmaf_vif_statistic_avx512(FFVmafVifAccum *acc,
+                                  const uint8_t *ref, ptrdiff_t ref_stride,
+                                  const uint8_t *dis, ptrdiff_t dis_stride,
+                                  int w, int h, int bpc, int scale, double egl,
+                                  const uint16_t *log2_tab, void *tmp);
+void ff_vmaf_vif_decimate_avx512(uint16_t *dst, ptrdiff_t dst_stride,
+                                 const uint8_t *src, ptrdiff_t src_stride,
+                                 int w, int h, int bpc, int scale, void *tmp);
+
 #endif /* AVFILTER_VMAF_X86_VIF_H */

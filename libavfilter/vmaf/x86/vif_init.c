@@ -30,4 +30,8 @@ av_cold void ff_vmaf_vif_dsp_init_x86(FFVmafVifDSPContext *c)
         c->statistic = ff_vmaf_vif_statistic_avx2;
         c->decimate  = ff_vmaf_vif_decimate_avx2;
     }
+    if (flags & AV_CPU_FLAG_AVX512) {
+        c->statistic = ff_vmaf_vif_statistic_avx512;
+        c->decimate  = ff_vmaf_vif_decimate_avx512;
+    }
 }
