@@ -24,7 +24,9 @@
  * resolution, masked to its flat areas, and scored at five scales by the
  * contrast of neighbouring bands (kernels in cambi_dsp.c). With full_ref
  * the reference is scored too, at the source resolution. Frames are
- * independent, so extract() keeps its scratch per call.
+ * independent; the engine scores them in parallel with one instance per
+ * thread, so the scratch belongs to the instance, allocated once at init
+ * (a fresh allocation per frame cost its page faults every frame).
  */
 
 #include <math.h>
@@ -91,6 +93,8 @@ typedef struct CambiContext {
     uint32_t active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
     float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
     FFVmafCambiParams params;   ///< window set per picture
+    FFVmafCambiDSPContext dsp;
+    uint8_t *buf;               ///< scratch of cambi_score(), see ScoreBuf
     CambiSize enc, src;
 } CambiContext;
 
@@ -275,6 +279,39 @@ static int setup_size(FFVmafFeature *f, CambiSize *sz, int w, int h)
     return 0;
 }
 
+#define ALIGN32(x) (((x) + 31) & ~(size_t)31)
+
+/* Scratch of cambi_score(), carved out of one allocation. */
+typedef struct ScoreBuf {
+    float *c;               ///< c-values of a scale
+    uint32_t *topk_tmp;
+    FFVmafCambiTopk *topk;
+    void *c_tmp;
+    uint16_t *img, *line;
+    uint8_t *mask;
+} ScoreBuf;
+
+static size_t score_buf_layout(const CambiSize *sz, uint8_t *base, ScoreBuf *b)
+{
+    size_t npix = (size_t)sz->w * sz->h, off = 0;
+
+#define CARVE(field, bytes) do {                        \
+        if (b)                                          \
+            b->field = (void *)(base + off);            \
+        off += ALIGN32(bytes);                          \
+    } while (0)
+    CARVE(c,        npix * sizeof(float));
+    CARVE(topk_tmp, FF_VMAF_CAMBI_TOPK_TMP * sizeof(uint32_t));
+    CARVE(topk,     sizeof(FFVmafCambiTopk));
+    CARVE(c_tmp,    sz->tmp_size);
+    CARVE(img,      npix * sizeof(uint16_t));
+    CARVE(line,     FFMAX(3 * (size_t)sz->w, FF_VMAF_CAMBI_MASK_TMP(sz->w)) *
+                    sizeof(uint16_t));
+    CARVE(mask,     npix);
+#undef CARVE
+    return off;
+}
+
 static void cambi_close(FFVmafFeature *f)
 {
     CambiContext *s = f->priv;
@@ -283,6 +320,7 @@ static void cambi_close(FFVmafFeature *f)
     av_freep(&s->enc.ymap);
     av_freep(&s->src.xmap);
     av_freep(&s->src.ymap);
+    av_freep(&s->buf);
 }
 
 static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
@@ -329,6 +367,7 @@ static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
         s->active[v] = act;
     }
     ff_vmaf_cambi_recip_init(s->recip);
+    ff_vmaf_cambi_dsp_init(&s->dsp);
     s->params.nb_diffs  = nd;
     s->params.max_value = max_value;
     s->params.active    = s->active;
@@ -360,40 +399,18 @@ static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             return ret;
         }
     }
+
+    {
+        size_t size = score_buf_layout(&s->enc, NULL, NULL);
+        if (s->full_ref)
+            size = FFMAX(size, score_buf_layout(&s->src, NULL, NULL));
+        s->buf = av_malloc(size);
+        if (!s->buf) {
+            cambi_close(f);
+            return AVERROR(ENOMEM);
+        }
+    }
     return 0;
-}
-
-#define ALIGN16(x) (((x) + 15) & ~(size_t)15)
-
-/* Scratch of cambi_score(), carved out of one allocation. */
-typedef struct ScoreBuf {
-    float *c;               ///< c-values of a scale
-    uint32_t *topk_tmp;
-    FFVmafCambiTopk *topk;
-    void *c_tmp;
-    uint16_t *img, *line;
-    uint8_t *mask;
-} ScoreBuf;
-
-static size_t score_buf_layout(const CambiSize *sz, uint8_t *base, ScoreBuf *b)
-{
-    size_t npix = (size_t)sz->w * sz->h, off = 0;
-
-#define CARVE(field, bytes) do {                        \
-        if (b)                                          \
-            b->field = (void *)(base + off);            \
-        off += ALIGN16(bytes);                          \
-    } while (0)
-    CARVE(c,        npix * sizeof(float));
-    CARVE(topk_tmp, FF_VMAF_CAMBI_TOPK_TMP * sizeof(uint32_t));
-    CARVE(topk,     sizeof(FFVmafCambiTopk));
-    CARVE(c_tmp,    sz->tmp_size);
-    CARVE(img,      npix * sizeof(uint16_t));
-    CARVE(line,     FFMAX(3 * (size_t)sz->w, FF_VMAF_CAMBI_MASK_TMP(sz->w)) *
-                    sizeof(uint16_t));
-    CARVE(mask,     npix);
-#undef CARVE
-    return off;
 }
 
 /* CAMBI of one luma plane, scored as described by sz. */
@@ -409,23 +426,24 @@ static double cambi_score(const CambiContext *s, const CambiSize *sz,
     params.window = sz->window;
 
     /* Encodes below 10 bits are dithered: average that out. */
-    ff_vmaf_cambi_preprocess(b.img, w, w, h, pic->data[0], pic->linesize[0],
-                             pic->bpc, sz->xmap, sz->ymap, s->bitdepth < 10);
+    ff_vmaf_cambi_preprocess(&s->dsp, b.img, w, w, h, pic->data[0],
+                             pic->linesize[0], pic->bpc, sz->xmap, sz->ymap,
+                             s->bitdepth < 10);
     /* The mask is taken at full resolution, before any filtering. */
-    ff_vmaf_cambi_spatial_mask(b.mask, w, b.img, w, w, h, sz->mask_threshold,
-                               b.line);
+    ff_vmaf_cambi_spatial_mask(&s->dsp, b.mask, w, b.img, w, w, h,
+                               sz->mask_threshold, b.line);
 
     /* With the speed-up, scale 0 is the first decimation. */
     for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES + sz->high_res; scale++) {
         double mean;
         if (scale) {
-            ff_vmaf_cambi_decimate(b.img, sz->w, b.mask, sz->w, w, h);
+            ff_vmaf_cambi_decimate(&s->dsp, b.img, sz->w, b.mask, sz->w, w, h);
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
         }
         if (scale < sz->high_res)
             continue;
-        ff_vmaf_cambi_mode_filter(b.img, sz->w, w, h, b.line);
+        ff_vmaf_cambi_mode_filter(&s->dsp, b.img, sz->w, w, h, b.line);
         ff_vmaf_cambi_c_values(b.c, b.img, sz->w, b.mask, sz->w, w, h,
                                &params, b.c_tmp, b.topk);
         mean = ff_vmaf_cambi_topk_mean(b.c, w * h, s->eff_topk, b.topk,
@@ -441,16 +459,9 @@ static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                          struct FFVmafFeatureCollector *fc)
 {
     const CambiContext *s = f->priv;
-    size_t size = score_buf_layout(&s->enc, NULL, NULL);
+    uint8_t *buf = s->buf;
     double dist, src;
-    uint8_t *buf;
     int ret;
-
-    if (s->full_ref)
-        size = FFMAX(size, score_buf_layout(&s->src, NULL, NULL));
-    buf = av_malloc(size);
-    if (!buf)
-        return AVERROR(ENOMEM);
 
     dist = cambi_score(s, &s->enc, dis, buf);
     ret = ff_vmaf_feature_write(f, fc, CAMBI_NAME, index, dist);
@@ -461,7 +472,6 @@ static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             ret = ff_vmaf_feature_write(f, fc, "cambi_full_reference", index,
                                         FFMIN(FFMAX(dist - src, 0.0), s->max_val));
     }
-    av_free(buf);
     return ret;
 }
 

@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "config.h"
+
 #include "libavutil/attributes.h"
 #include "libavutil/macros.h"
 
@@ -87,7 +89,8 @@ void ff_vmaf_cambi_resample_map(int *map, int in, int out)
 }
 
 /* Row i of the picture in 10 bits. */
-static void convert_row(uint16_t *dst, int w, const uint8_t *src,
+static void convert_row(const FFVmafCambiDSPContext *dsp,
+                        uint16_t *dst, int w, const uint8_t *src,
                         ptrdiff_t linesize, int bpc, const int *xmap,
                         const int *ymap, int i)
 {
@@ -110,8 +113,7 @@ static void convert_row(uint16_t *dst, int w, const uint8_t *src,
             for (int j = 0; j < w; j++)
                 dst[j] = ((r16[xmap[j]] << up) + rnd) >> down;
         else
-            for (int j = 0; j < w; j++)
-                dst[j] = ((r16[j] << up) + rnd) >> down;
+            dsp->convert_row_16(dst, r16, w, up, down);
     }
 }
 
@@ -130,7 +132,29 @@ static void anti_dither_row(uint16_t *p, const uint16_t *q, int w)
     }
 }
 
-void ff_vmaf_cambi_preprocess(uint16_t *dst, ptrdiff_t stride, int w, int h,
+static void convert_row_16_c(uint16_t *dst, const uint16_t *src, int w,
+                             int up, int down)
+{
+    int rnd = down ? 1 << (down - 1) : 0;
+    for (int j = 0; j < w; j++)
+        dst[j] = ((src[j] << up) + rnd) >> down;
+}
+
+static void dither_row_8_c(uint16_t *dst, const uint8_t *p, const uint8_t *q, int w)
+{
+    if (q) {
+        for (int j = 0; j < w - 1; j++)
+            dst[j] = p[j] + p[j + 1] + q[j] + q[j + 1];
+        dst[w - 1] = (p[w - 1] + q[w - 1]) << 1;
+    } else {
+        for (int j = 0; j < w - 1; j++)
+            dst[j] = (p[j] + p[j + 1]) << 1;
+        dst[w - 1] = p[w - 1] << 2;
+    }
+}
+
+void ff_vmaf_cambi_preprocess(const FFVmafCambiDSPContext *dsp,
+                              uint16_t *dst, ptrdiff_t stride, int w, int h,
                               const uint8_t *src, ptrdiff_t linesize, int bpc,
                               const int *xmap, const int *ymap, int anti_dither)
 {
@@ -138,25 +162,17 @@ void ff_vmaf_cambi_preprocess(uint16_t *dst, ptrdiff_t stride, int w, int h,
      * shifted up by 2 and down by 2, straight from the input. */
     if (bpc == 8 && anti_dither && !xmap && !ymap) {
         for (int i = 0; i < h; i++, dst += stride) {
-            const uint8_t *p = src + i * linesize, *q = p + linesize;
-            if (i + 1 < h) {
-                for (int j = 0; j < w - 1; j++)
-                    dst[j] = p[j] + p[j + 1] + q[j] + q[j + 1];
-                dst[w - 1] = (p[w - 1] + q[w - 1]) << 1;
-            } else {
-                for (int j = 0; j < w - 1; j++)
-                    dst[j] = (p[j] + p[j + 1]) << 1;
-                dst[w - 1] = p[w - 1] << 2;
-            }
+            const uint8_t *p = src + i * linesize;
+            dsp->dither_row_8(dst, p, i + 1 < h ? p + linesize : NULL, w);
         }
         return;
     }
     /* Otherwise row by row, filtering each row as soon as the one below
      * it is converted. */
-    convert_row(dst, w, src, linesize, bpc, xmap, ymap, 0);
+    convert_row(dsp, dst, w, src, linesize, bpc, xmap, ymap, 0);
     for (int i = 0; i < h; i++, dst += stride) {
         if (i + 1 < h)
-            convert_row(dst + stride, w, src, linesize, bpc, xmap, ymap, i + 1);
+            convert_row(dsp, dst + stride, w, src, linesize, bpc, xmap, ymap, i + 1);
         if (anti_dither)
             anti_dither_row(dst, i + 1 < h ? dst + stride : NULL, w);
     }
@@ -179,13 +195,9 @@ int ff_vmaf_cambi_mask_threshold(int w, int h)
 
 /* Flags of row r: zero forward derivative both ways (the last column and
  * row compare in one direction only). */
-static void zero_deriv_row(uint8_t *z, const uint16_t *img, ptrdiff_t stride,
-                           int w, int h, int r)
+static void zero_deriv_c(uint8_t *z, const uint16_t *p, const uint16_t *q, int w)
 {
-    const uint16_t *p = img + r * stride;
-
-    if (r + 1 < h) {
-        const uint16_t *q = p + stride;
+    if (q) {
         for (int j = 0; j < w - 1; j++)
             z[j] = (p[j] == p[j + 1]) & (p[j] == q[j]);
         z[w - 1] = p[w - 1] == q[w - 1];
@@ -196,7 +208,37 @@ static void zero_deriv_row(uint8_t *z, const uint16_t *img, ptrdiff_t stride,
     }
 }
 
-void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
+static void zero_deriv_row(const FFVmafCambiDSPContext *dsp, uint8_t *z,
+                           const uint16_t *img, ptrdiff_t stride, int w, int h, int r)
+{
+    const uint16_t *p = img + r * stride;
+    dsp->zero_deriv(z, p, r + 1 < h ? p + stride : NULL, w);
+}
+
+static void mask_row_c(uint8_t *mask, uint16_t *colsum, const uint8_t *add,
+                       const uint8_t *sub, int w, int threshold)
+{
+    int sum = 0;
+
+    if (add && sub)
+        for (int j = 0; j < w; j++)
+            colsum[j] += add[j] - sub[j];
+    else if (add)
+        for (int j = 0; j < w; j++)
+            colsum[j] += add[j];
+    else if (sub)
+        for (int j = 0; j < w; j++)
+            colsum[j] -= sub[j];
+    for (int j = -4; j < 3; j++)
+        sum += colsum[j];
+    for (int j = 0; j < w; j++) {
+        sum += colsum[j + 3] - colsum[j - 4];
+        mask[j] = sum > threshold;
+    }
+}
+
+void ff_vmaf_cambi_spatial_mask(const FFVmafCambiDSPContext *dsp,
+                                uint8_t *mask, ptrdiff_t mstride,
                                 const uint16_t *img, ptrdiff_t stride,
                                 int w, int h, int threshold, uint16_t *tmp)
 {
@@ -209,7 +251,7 @@ void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
     memset(tmp, 0, (w + 8) * sizeof(*tmp));
     for (int r = 0; r < 3 && r < h; r++) {
         uint8_t *z = ring + r * w;
-        zero_deriv_row(z, img, stride, w, h, r);
+        zero_deriv_row(dsp, z, img, stride, w, h, r);
         for (int j = 0; j < w; j++)
             colsum[j] += z[j];
     }
@@ -217,46 +259,34 @@ void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
     for (int i = 0; i < h; i++, mask += mstride) {
         const uint8_t *old = ring + ((i - 4) & 7) * w;
         uint8_t *z = ring + ((i + 3) & 7) * w;
-        int sum = 0;
 
-        if (i + 3 < h) {
-            zero_deriv_row(z, img, stride, w, h, i + 3);
-            if (i - 4 >= 0)
-                for (int j = 0; j < w; j++)
-                    colsum[j] += z[j] - old[j];
-            else
-                for (int j = 0; j < w; j++)
-                    colsum[j] += z[j];
-        } else if (i - 4 >= 0) {
-            for (int j = 0; j < w; j++)
-                colsum[j] -= old[j];
-        }
-        for (int j = -4; j < 3; j++)
-            sum += colsum[j];
-        for (int j = 0; j < w; j++) {
-            sum += colsum[j + 3] - colsum[j - 4];
-            mask[j] = sum > threshold;
-        }
+        if (i + 3 < h)
+            zero_deriv_row(dsp, z, img, stride, w, h, i + 3);
+        dsp->mask_row(mask, colsum, i + 3 < h ? z : NULL, i - 4 >= 0 ? old : NULL,
+                      w, threshold);
     }
 }
 
-void ff_vmaf_cambi_decimate(uint16_t *img, ptrdiff_t stride,
+static void decimate_row_c(uint16_t *d, uint8_t *dm, const uint16_t *s,
+                           const uint8_t *m, int w)
+{
+    for (int j = 0; j < (w + 1) >> 1; j++) {
+        d[j]  = s[2 * j];
+        dm[j] = m[2 * j];
+    }
+}
+
+void ff_vmaf_cambi_decimate(const FFVmafCambiDSPContext *dsp,
+                            uint16_t *img, ptrdiff_t stride,
                             uint8_t *mask, ptrdiff_t mstride, int w, int h)
 {
     /* In place: (i, j) never lies after (2i, 2j), and every later read is
      * after every earlier write. */
-    int ow = (w + 1) >> 1, oh = (h + 1) >> 1;
+    int oh = (h + 1) >> 1;
 
-    for (int i = 0; i < oh; i++) {
-        const uint16_t *s = img + 2 * i * stride;
-        const uint8_t *m = mask + 2 * i * mstride;
-        uint16_t *d = img + i * stride;
-        uint8_t *dm = mask + i * mstride;
-        for (int j = 0; j < ow; j++) {
-            d[j]  = s[2 * j];
-            dm[j] = m[2 * j];
-        }
-    }
+    for (int i = 0; i < oh; i++)
+        dsp->decimate_row(img + i * stride, mask + i * mstride,
+                          img + 2 * i * stride, mask + 2 * i * mstride, w);
 }
 
 /* The value two of a, b, c share, else the smallest. */
@@ -269,7 +299,7 @@ static av_always_inline int mode3(int a, int b, int c)
     return FFMIN(FFMIN(a, b), c);
 }
 
-static av_always_inline void mode_row(uint16_t *dst, const uint16_t *src, int w)
+static void mode_h_c(uint16_t *dst, const uint16_t *src, int w)
 {
     dst[0] = src[0];
     for (int j = 1; j < w - 1; j++)
@@ -277,7 +307,15 @@ static av_always_inline void mode_row(uint16_t *dst, const uint16_t *src, int w)
     dst[w - 1] = src[w - 1];
 }
 
-void ff_vmaf_cambi_mode_filter(uint16_t *img, ptrdiff_t stride, int w, int h,
+static void mode_v_c(uint16_t *dst, const uint16_t *a, const uint16_t *b,
+                     const uint16_t *c, int w)
+{
+    for (int j = 0; j < w; j++)
+        dst[j] = mode3(a[j], b[j], c[j]);
+}
+
+void ff_vmaf_cambi_mode_filter(const FFVmafCambiDSPContext *dsp,
+                               uint16_t *img, ptrdiff_t stride, int w, int h,
                                uint16_t *tmp)
 {
     /* Three horizontally filtered rows of the original image; row r is
@@ -286,15 +324,28 @@ void ff_vmaf_cambi_mode_filter(uint16_t *img, ptrdiff_t stride, int w, int h,
 
     if (h < 3)
         return;
-    mode_row(rows[0], img, w);
-    mode_row(rows[1], img + stride, w);
+    dsp->mode_h(rows[0], img, w);
+    dsp->mode_h(rows[1], img + stride, w);
     for (int r = 1; r < h - 1; r++) {
         const uint16_t *a = rows[(r - 1) % 3], *b = rows[r % 3];
-        uint16_t *c = rows[(r + 1) % 3], *d = img + r * stride;
-        mode_row(c, img + (r + 1) * stride, w);
-        for (int j = 0; j < w; j++)
-            d[j] = mode3(a[j], b[j], c[j]);
+        uint16_t *c = rows[(r + 1) % 3];
+        dsp->mode_h(c, img + (r + 1) * stride, w);
+        dsp->mode_v(img + r * stride, a, b, c, w);
     }
+}
+
+av_cold void ff_vmaf_cambi_dsp_init(FFVmafCambiDSPContext *c)
+{
+    c->dither_row_8   = dither_row_8_c;
+    c->convert_row_16 = convert_row_16_c;
+    c->zero_deriv     = zero_deriv_c;
+    c->mask_row       = mask_row_c;
+    c->decimate_row   = decimate_row_c;
+    c->mode_h         = mode_h_c;
+    c->mode_v         = mode_v_c;
+#if ARCH_X86_64
+    ff_vmaf_cambi_dsp_init_x86(c);
+#endif
 }
 
 /*

@@ -40,6 +40,51 @@
 #define FF_VMAF_CAMBI_MAX_SAMPLE 1024
 
 /**
+ * Row kernels of CAMBI's integer stages, C or SIMD. Every kernel writes
+ * its w outputs only and reads nothing beyond what the C version reads.
+ */
+typedef struct FFVmafCambiDSPContext {
+    /**
+     * One row of 8-bit input with the 2x2 anti-dither average, in 10 bits:
+     * dst[j] = p[j] + p[j+1] + q[j] + q[j+1] (the last column doubles
+     * p[w-1] + q[w-1]); q == NULL for the last row, which averages p
+     * alone horizontally.
+     */
+    void (*dither_row_8)(uint16_t *dst, const uint8_t *p, const uint8_t *q, int w);
+    /** dst[j] = ((src[j] << up) + rnd) >> down, rnd = half of 1 << down. */
+    void (*convert_row_16)(uint16_t *dst, const uint16_t *src, int w, int up, int down);
+    /**
+     * Flags of one row: z[j] = (p[j] == p[j+1]) & (p[j] == q[j]), the last
+     * column comparing vertically only; q == NULL for the last row, which
+     * compares horizontally only (z[w-1] = 1).
+     */
+    void (*zero_deriv)(uint8_t *z, const uint16_t *p, const uint16_t *q, int w);
+    /**
+     * colsum[j] += add[j] - sub[j] (add, sub may be NULL), then
+     * mask[j] = colsum[j-3] + ... + colsum[j+3] > threshold; colsum[-4..-1]
+     * and colsum[w..w+3] are zero, and every colsum stays within 0..7 (it
+     * counts flags of 7 rows).
+     */
+    void (*mask_row)(uint8_t *mask, uint16_t *colsum, const uint8_t *add,
+                     const uint8_t *sub, int w, int threshold);
+    /**
+     * d[j] = s[2j], dm[j] = m[2j] for j < (w + 1) >> 1, w the source
+     * width; d may be s and dm may be m (in place).
+     */
+    void (*decimate_row)(uint16_t *d, uint8_t *dm, const uint16_t *s,
+                         const uint8_t *m, int w);
+    /** Horizontal 3-tap mode: dst[j] = mode3(src[j-1..j+1]), ends copied. */
+    void (*mode_h)(uint16_t *dst, const uint16_t *src, int w);
+    /** Vertical 3-tap mode: dst[j] = mode3(a[j], b[j], c[j]). */
+    void (*mode_v)(uint16_t *dst, const uint16_t *a, const uint16_t *b,
+                   const uint16_t *c, int w);
+} FFVmafCambiDSPContext;
+
+/** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
+void ff_vmaf_cambi_dsp_init(FFVmafCambiDSPContext *c);
+void ff_vmaf_cambi_dsp_init_x86(FFVmafCambiDSPContext *c);
+
+/**
  * Fill tab[0..FF_VMAF_CAMBI_MAX_AREA] with libvmaf's float reciprocals:
  * 1/i rounded to float except 42 entries that are one ulp off; tab[0] = 0.
  */
@@ -62,7 +107,8 @@ void ff_vmaf_cambi_resample_map(int *map, int in, int out);
  *                    lower-right neighbours before filtering (the last
  *                    column and row average two, the last pixel is kept)
  */
-void ff_vmaf_cambi_preprocess(uint16_t *dst, ptrdiff_t stride, int w, int h,
+void ff_vmaf_cambi_preprocess(const FFVmafCambiDSPContext *dsp,
+                              uint16_t *dst, ptrdiff_t stride, int w, int h,
                               const uint8_t *src, ptrdiff_t linesize, int bpc,
                               const int *xmap, const int *ymap, int anti_dither);
 
@@ -78,7 +124,8 @@ int ff_vmaf_cambi_mask_threshold(int w, int h);
  *
  * @param tmp FF_VMAF_CAMBI_MASK_TMP(w) elements
  */
-void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
+void ff_vmaf_cambi_spatial_mask(const FFVmafCambiDSPContext *dsp,
+                                uint8_t *mask, ptrdiff_t mstride,
                                 const uint16_t *img, ptrdiff_t stride,
                                 int w, int h, int threshold, uint16_t *tmp);
 
@@ -86,7 +133,8 @@ void ff_vmaf_cambi_spatial_mask(uint8_t *mask, ptrdiff_t mstride,
  * Keep the samples (2i, 2j) of image and mask, in place; the new size is
  * ((w + 1) >> 1) x ((h + 1) >> 1), strides unchanged.
  */
-void ff_vmaf_cambi_decimate(uint16_t *img, ptrdiff_t stride,
+void ff_vmaf_cambi_decimate(const FFVmafCambiDSPContext *dsp,
+                            uint16_t *img, ptrdiff_t stride,
                             uint8_t *mask, ptrdiff_t mstride, int w, int h);
 
 /**
@@ -94,7 +142,8 @@ void ff_vmaf_cambi_decimate(uint16_t *img, ptrdiff_t stride,
  *
  * @param tmp 3 * w elements
  */
-void ff_vmaf_cambi_mode_filter(uint16_t *img, ptrdiff_t stride, int w, int h,
+void ff_vmaf_cambi_mode_filter(const FFVmafCambiDSPContext *dsp,
+                               uint16_t *img, ptrdiff_t stride, int w, int h,
                                uint16_t *tmp);
 
 typedef struct FFVmafCambiParams {

@@ -16,10 +16,438 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+/*
+ * CAMBI's integer row kernels (cambi_dsp.h) and the plane drivers that
+ * call them (preprocess, spatial mask, decimate, mode filter), each SIMD
+ * version against the C one.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavfilter/vmaf/cambi_dsp.h"
 
 #include "checkasm.h"
 
-/* To be written with the dsp context of this feature. */
+#define MAX_W   1920
+#define GUARD   64              /* elements checked on each side of outputs */
+#define BUF_N   (MAX_W + 2 * GUARD + 64)
+#define NB_FILL 7
+#define NB_FUNCS 7
+
+static const char *const func_names[NB_FUNCS] = {
+    "dither_row_8", "convert_row_16", "zero_deriv", "mask_row",
+    "decimate_row", "mode_h", "mode_v",
+};
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* Sample i for a fill mode: random, 0, max, alternating 0/max (both
+ * phases), random among the 3 largest values (ties everywhere: the mode
+ * filter's and the derivatives' cases), random runs of equal values. */
+static unsigned sample(int mode, size_t i, unsigned max, unsigned *run)
+{
+    switch (mode) {
+    case 0:  return checkasm_rand() & max;
+    case 1:  return 0;
+    case 2:  return max;
+    case 3:  return i & 1 ? max : 0;
+    case 4:  return i & 1 ? 0 : max;
+    case 5:  return (max - 2) + checkasm_rand_int(3);
+    default:
+        if (!checkasm_rand_int(6))
+            *run = checkasm_rand() & max;
+        return *run;
+    }
+}
+
+static void fill16(uint16_t *b, size_t n, unsigned max, int mode)
+{
+    unsigned run = 0;
+    for (size_t i = 0; i < n; i++)
+        b[i] = sample(mode, i, max, &run);
+}
+
+static void fill8(uint8_t *b, size_t n, unsigned max, int mode)
+{
+    unsigned run = 0;
+    for (size_t i = 0; i < n; i++)
+        b[i] = sample(mode, i, max, &run);
+}
+
+/* Random start offsets: 1..31 bytes for 8-bit, 2..30 for 16-bit. */
+static int mis8(void)  { return 1 + checkasm_rand_int(31); }
+static int mis16(void) { return 1 + checkasm_rand_int(15); }
+
+static int first_diff(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = a, *y = b;
+    size_t i = 0;
+    while (i < n && x[i] == y[i])
+        i++;
+    return i < n ? (int)i : -1;
+}
+
+/* Output buffers of C (c) and SIMD (a), equal guard patterns. */
+static uint16_t oc16[BUF_N], oa16[BUF_N];
+static uint8_t  oc8[BUF_N], oa8[BUF_N];
+/* Inputs. */
+static uint16_t in16[4][BUF_N];
+static uint8_t  in8[3][BUF_N];
+
+static void reset_out(void)
+{
+    for (int i = 0; i < BUF_N; i++) {
+        oc16[i] = oa16[i] = 0xa5a5 + i;
+        oc8[i]  = oa8[i]  = 0x5a + i;
+    }
+}
+
+static int out_differs(void)
+{
+    int d16 = first_diff(oc16, oa16, sizeof(oc16));
+    int d8  = first_diff(oc8, oa8, sizeof(oc8));
+    return d16 >= 0 ? d16 / 2 : d8;
+}
+
+/* Column sums of 7 rows of flags (0..7) with 4 zeros on each side, and
+ * flag rows add/sub that keep them in 0..7. */
+static void fill_mask_inputs(uint16_t *colsum, uint8_t *add, uint8_t *sub,
+                             int w, int mode)
+{
+    for (int j = -4; j < w + 4; j++)
+        colsum[j] = 0;
+    for (int j = 0; j < w; j++) {
+        int after = mode == 1 ? 0 : mode == 2 ? 7 : mode == 5 ? 3 + checkasm_rand_int(2)
+                                                              : checkasm_rand_int(8);
+        int a = checkasm_rand() & 1, s = checkasm_rand() & 1;
+        int before = after - a + s;
+        if (before < 0 || before > 7) {
+            a = s = 0;
+            before = after;
+        }
+        colsum[j] = before;
+        add[j] = a;
+        sub[j] = s;
+    }
+}
+
+static int run_case(int f, const FFVmafCambiDSPContext *c, const FFVmafCambiDSPContext *a,
+                    int w, int m, char *what, size_t what_size)
+{
+    reset_out();
+    switch (f) {
+    case 0: {   /* dither_row_8 */
+        const uint8_t *p = in8[0] + mis8(), *q = checkasm_rand() & 1 ? in8[1] + mis8() : NULL;
+        int o = GUARD + mis16();
+        fill8(in8[0], BUF_N, 255, m);
+        fill8(in8[1], BUF_N, 255, m);
+        c->dither_row_8(oc16 + o, p, q, w);
+        a->dither_row_8(oa16 + o, p, q, w);
+        snprintf(what, what_size, "last row %d", !q);
+        break;
+    }
+    case 1: {   /* convert_row_16: 9, 10, 12, 16 bits */
+        static const int bpcs[4] = { 9, 10, 12, 16 };
+        int bpc = bpcs[checkasm_rand_int(4)];
+        int up = bpc < 10 ? 10 - bpc : 0, down = bpc > 10 ? bpc - 10 : 0;
+        const uint16_t *s = in16[0] + mis16();
+        int o = GUARD + mis16();
+        fill16(in16[0], BUF_N, (1u << bpc) - 1, m);
+        c->convert_row_16(oc16 + o, s, w, up, down);
+        a->convert_row_16(oa16 + o, s, w, up, down);
+        snprintf(what, what_size, "bpc %d", bpc);
+        break;
+    }
+    case 2: {   /* zero_deriv */
+        const uint16_t *p = in16[0] + mis16(), *q = checkasm_rand() & 1 ? in16[1] + mis16() : NULL;
+        int o = GUARD + mis8();
+        fill16(in16[0], BUF_N, 1023, m);
+        /* q mostly equal to p for the vertical ties */
+        memcpy(in16[1], in16[0], sizeof(in16[1]));
+        for (int i = 0; i < BUF_N; i++)
+            if (!checkasm_rand_int(4))
+                in16[1][i] ^= 1;
+        c->zero_deriv(oc8 + o, p, q, w);
+        a->zero_deriv(oa8 + o, p, q, w);
+        snprintf(what, what_size, "last row %d", !q);
+        break;
+    }
+    case 3: {   /* mask_row: colsum in oc16/oa16, mask in oc8/oa8 */
+        int o16 = GUARD + mis16(), o8 = GUARD + mis8(), kind = checkasm_rand_int(4);
+        int thr = m == 0 ? checkasm_rand_int(56) - 3 : 7 + checkasm_rand_int(22);
+        const uint8_t *add = kind & 1 ? in8[0] + GUARD : NULL;
+        const uint8_t *sub = kind & 2 ? in8[1] + GUARD : NULL;
+        fill_mask_inputs(oc16 + o16, in8[0] + GUARD, in8[1] + GUARD, w, m);
+        if (!add)   /* colsum must stay in 0..7 without the add */
+            for (int j = 0; j < w; j++)
+                oc16[o16 + j] += in8[0][GUARD + j];
+        if (!sub)
+            for (int j = 0; j < w; j++)
+                oc16[o16 + j] -= in8[1][GUARD + j];
+        memcpy(oa16, oc16, sizeof(oa16));
+        c->mask_row(oc8 + o8, oc16 + o16, add, sub, w, thr);
+        a->mask_row(oa8 + o8, oa16 + o16, add, sub, w, thr);
+        snprintf(what, what_size, "add %d sub %d threshold %d", !!add, !!sub, thr);
+        break;
+    }
+    case 4: {   /* decimate_row, out of place or in place */
+        int inplace = checkasm_rand() & 1, o16 = GUARD + mis16(), o8 = GUARD + mis8();
+        fill16(in16[0], BUF_N, 1023, m);
+        fill8(in8[0], BUF_N, 1, m);
+        if (inplace) {
+            memcpy(oc16 + o16, in16[0], 2 * w);
+            memcpy(oa16 + o16, in16[0], 2 * w);
+            memcpy(oc8 + o8, in8[0], w);
+            memcpy(oa8 + o8, in8[0], w);
+            c->decimate_row(oc16 + o16, oc8 + o8, oc16 + o16, oc8 + o8, w);
+            a->decimate_row(oa16 + o16, oa8 + o8, oa16 + o16, oa8 + o8, w);
+        } else {
+            const uint16_t *s = in16[0] + mis16();
+            const uint8_t *mk = in8[0] + mis8();
+            c->decimate_row(oc16 + o16, oc8 + o8, s, mk, w);
+            a->decimate_row(oa16 + o16, oa8 + o8, s, mk, w);
+        }
+        snprintf(what, what_size, "in place %d", inplace);
+        break;
+    }
+    case 5: {   /* mode_h, 10-bit and full 16-bit values */
+        unsigned max = checkasm_rand() & 1 ? 1023 : 65535;
+        const uint16_t *s = in16[0] + mis16();
+        int o = GUARD + mis16();
+        fill16(in16[0], BUF_N, max, m);
+        c->mode_h(oc16 + o, s, w);
+        a->mode_h(oa16 + o, s, w);
+        snprintf(what, what_size, "max %u", max);
+        break;
+    }
+    default: {  /* mode_v: rows equal in places */
+        unsigned max = checkasm_rand() & 1 ? 1023 : 65535;
+        const uint16_t *r[3];
+        int o = GUARD + mis16();
+        for (int k = 0; k < 3; k++) {
+            fill16(in16[k], BUF_N, max, m);
+            r[k] = in16[k] + mis16();
+        }
+        for (int i = 0; i < BUF_N; i++) {
+            int x = checkasm_rand_int(4);
+            if (x == 1) in16[1][i] = in16[0][i];
+            if (x == 2) in16[2][i] = in16[0][i];
+            if (x == 3) in16[2][i] = in16[1][i];
+        }
+        c->mode_v(oc16 + o, r[0], r[1], r[2], w);
+        a->mode_v(oa16 + o, r[0], r[1], r[2], w);
+        snprintf(what, what_size, "max %u", max);
+        break;
+    }
+    }
+    return out_differs();
+}
+
+static const void *func_ptr(const FFVmafCambiDSPContext *c, int f)
+{
+    switch (f) {
+    case 0:  return (const void *)c->dither_row_8;
+    case 1:  return (const void *)c->convert_row_16;
+    case 2:  return (const void *)c->zero_deriv;
+    case 3:  return (const void *)c->mask_row;
+    case 4:  return (const void *)c->decimate_row;
+    case 5:  return (const void *)c->mode_h;
+    default: return (const void *)c->mode_v;
+    }
+}
+
+static void check_rows(int t)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafCambiDSPContext c, a;
+
+    checkasm_init_tier(0);
+    ff_vmaf_cambi_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_cambi_dsp_init(&a);
+
+    for (int f = 0; f < NB_FUNCS; f++) {
+        int cases = 0;
+        if (func_ptr(&a, f) == func_ptr(&c, f))
+            continue;
+        for (int wi = 0; checkasm_widths[wi]; wi++) {
+            int w = checkasm_widths[wi];
+            for (int m = 0; m < NB_FILL; m++) {
+                for (int rep = 0; rep < 4; rep++) {
+                    char what[96];
+                    int d = run_case(f, &c, &a, w, m, what, sizeof(what));
+                    if (d >= 0)
+                        checkasm_fail("cambi", tier, func_names[f],
+                                      "w %d fill %d %s: first difference at element %d",
+                                      w, m, what, d - GUARD);
+                    cases++;
+                }
+            }
+        }
+        checkasm_report("cambi", tier, func_names[f], cases);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The plane drivers through both contexts. */
+
+#define PW 333
+#define PH 37
+
+static void check_planes(int t)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    FFVmafCambiDSPContext c, a;
+    size_t n = (size_t)(PW + 64) * (PH + 2);
+    uint8_t *src = xmalloc(2 * n + 64);
+    uint16_t *ic = xmalloc(n * 2), *ia = xmalloc(n * 2);
+    uint8_t *mc = xmalloc(n), *ma = xmalloc(n);
+    uint16_t *tmp = xmalloc(FF_VMAF_CAMBI_MASK_TMP(PW + 64) * 2);
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_cambi_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_cambi_dsp_init(&a);
+    if (!memcmp(&c, &a, sizeof(c)))
+        goto end;
+
+    for (int it = 0; it < 60; it++) {
+        int w = it < 10 ? 1 + it : 16 + checkasm_rand_int(PW - 16);
+        int h = it < 10 ? 3 + it : 3 + checkasm_rand_int(PH - 3);
+        int bpc = (int[]){ 8, 10, 12, 16 }[it & 3], m = (it >> 2) % NB_FILL;
+        int ad = bpc == 8 || (it & 4);
+        ptrdiff_t stride = w + checkasm_rand_int(40);
+        ptrdiff_t linesize = (bpc > 8 ? 2 : 1) * (w + checkasm_rand_int(40));
+        int thr = ff_vmaf_cambi_mask_threshold(w, h) - 2 + checkasm_rand_int(20);
+        const char *step = NULL;
+
+        if (bpc == 8)
+            fill8(src, (size_t)linesize * h, 255, m == 0 ? 6 : m);
+        else
+            fill16((uint16_t *)src, (size_t)linesize / 2 * h, (1u << bpc) - 1, m == 0 ? 6 : m);
+        memset(ic, 0x33, n * 2);
+        memset(ia, 0x33, n * 2);
+        memset(mc, 0x44, n);
+        memset(ma, 0x44, n);
+        ff_vmaf_cambi_preprocess(&c, ic, stride, w, h, src, linesize, bpc, NULL, NULL, ad);
+        ff_vmaf_cambi_preprocess(&a, ia, stride, w, h, src, linesize, bpc, NULL, NULL, ad);
+        if (memcmp(ic, ia, n * 2))
+            step = "preprocess";
+        ff_vmaf_cambi_spatial_mask(&c, mc, stride, ic, stride, w, h, thr, tmp);
+        ff_vmaf_cambi_spatial_mask(&a, ma, stride, ia, stride, w, h, thr, tmp);
+        if (!step && memcmp(mc, ma, n))
+            step = "spatial_mask";
+        ff_vmaf_cambi_mode_filter(&c, ic, stride, w, h, tmp);
+        ff_vmaf_cambi_mode_filter(&a, ia, stride, w, h, tmp);
+        if (!step && memcmp(ic, ia, n * 2))
+            step = "mode_filter";
+        ff_vmaf_cambi_decimate(&c, ic, stride, mc, stride, w, h);
+        ff_vmaf_cambi_decimate(&a, ia, stride, ma, stride, w, h);
+        if (!step && (memcmp(ic, ia, n * 2) || memcmp(mc, ma, n)))
+            step = "decimate";
+        if (step)
+            checkasm_fail("cambi", tier, "planes (drivers)", "%s differs: %dx%d bpc %d fill %d",
+                          step, w, h, bpc, m);
+        cases++;
+    }
+    checkasm_report("cambi", tier, "planes (drivers)", cases);
+end:
+    free(src);
+    free(ic);
+    free(ia);
+    free(mc);
+    free(ma);
+    free(tmp);
+}
+
+/* ------------------------------------------------------------------ */
+
+#define BW 1920
+#define BH 1080
+
+static void bench(void)
+{
+    size_t n = (size_t)BW * BH;
+    uint8_t *src8 = xmalloc(n + 64), *mask = xmalloc(n);
+    uint16_t *src16 = xmalloc(2 * n), *img = xmalloc(2 * n);
+    uint16_t *tmp = xmalloc(FF_VMAF_CAMBI_MASK_TMP(BW) * 2);
+    FFVmafCambiDSPContext ctx[8];
+    double ns[8][12];
+    volatile int sink = 0;
+    int nb = checkasm_nb_tiers < 8 ? checkasm_nb_tiers : 8;
+    static const char *const names[12] = {
+        "dither_row_8", "convert_row_16", "zero_deriv", "mask_row", "decimate_row",
+        "mode_h", "mode_v", "preprocess (driver)", "preprocess (driver)",
+        "spatial_mask (driver)", "mode_filter (driver)", "decimate (driver)",
+    };
+    static const char *const whats[12] = {
+        "1920 row", "1920 row 10-bit", "1920 row", "1920 row", "1920 row",
+        "1920 row", "1920 row", "8-bit 1080p", "10-bit 1080p", "1080p",
+        "1080p", "1080p",
+    };
+
+    checkasm_fill8(src8, n + 64);
+    checkasm_fill16(src16, n, 10);
+    /* flat patches, as the masked areas are */
+    for (size_t i = 0; i < n; i++)
+        if ((i / 7) % 3)
+            src16[i] = src16[i - i % 7];
+    for (int t = 0; t < nb; t++) {
+        FFVmafCambiDSPContext *c = &ctx[t];
+        checkasm_init_tier(t);
+        ff_vmaf_cambi_dsp_init(c);
+        memset(tmp, 0, FF_VMAF_CAMBI_MASK_TMP(BW) * 2);
+        for (int j = 0; j < BW; j++) {
+            tmp[4 + j] = checkasm_rand_int(8);
+            mask[j] = checkasm_rand() & 1;
+        }
+        CHECKASM_TIME(ns[t][0], c->dither_row_8(img, src8, src8 + BW, BW));
+        CHECKASM_TIME(ns[t][1], c->convert_row_16(img, src16, BW, 0, 0));
+        CHECKASM_TIME(ns[t][2], c->zero_deriv(mask + BW, src16, src16 + BW, BW));
+        CHECKASM_TIME(ns[t][3], c->mask_row(mask + 2 * BW, tmp + 4, NULL, NULL, BW, 12));
+        CHECKASM_TIME(ns[t][4], c->decimate_row(img, mask + 3 * BW, src16, mask, BW));
+        CHECKASM_TIME(ns[t][5], c->mode_h(img, src16, BW));
+        CHECKASM_TIME(ns[t][6], c->mode_v(img, src16, src16 + BW, src16 + 2 * BW, BW));
+        CHECKASM_TIME(ns[t][7], ff_vmaf_cambi_preprocess(c, img, BW, BW, BH, src8, BW, 8,
+                                                         NULL, NULL, 1));
+        CHECKASM_TIME(ns[t][8], ff_vmaf_cambi_preprocess(c, img, BW, BW, BH, (uint8_t *)src16,
+                                                         2 * BW, 10, NULL, NULL, 0));
+        CHECKASM_TIME(ns[t][9], ff_vmaf_cambi_spatial_mask(c, mask, BW, src16, BW, BW, BH,
+                                                           12, tmp));
+        memcpy(img, src16, 2 * n);
+        CHECKASM_TIME(ns[t][10], ff_vmaf_cambi_mode_filter(c, img, BW, BW, BH, tmp));
+        CHECKASM_TIME(ns[t][11], ff_vmaf_cambi_decimate(c, img, BW, mask, BW, BW, BH));
+        sink += img[0];
+    }
+    for (int t = 1; t < nb; t++)
+        for (int k = 0; k < 12; k++)
+            checkasm_bench_report("cambi", names[k], whats[k], checkasm_tiers[t]->name,
+                                  ns[t][k], ns[0][k]);
+    free(src8);
+    free(mask);
+    free(src16);
+    free(img);
+    free(tmp);
+}
+
 void checkasm_check_cambi(void)
 {
+    for (int t = 1; t < checkasm_nb_tiers; t++) {
+        check_rows(t);
+        check_planes(t);
+    }
+    if (checkasm_bench)
+        bench();
+    checkasm_init_tier(-1);
 }
