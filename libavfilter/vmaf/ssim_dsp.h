@@ -178,7 +178,7 @@ void ff_vmaf_ssim_dsp_init_x86(FFVmafSsimDSPContext *c, int bpc);
 void ff_vmaf_ssim_load_avx2(float *dst, ptrdiff_t dst_stride,
                             const uint8_t *src, ptrdiff_t src_stride,
                             int w, int h, int bpc);
-/* Vector code for factor 4; the C kernel for the others. */
+/* Vector code for factors 2, 4 and 8; the C kernel for the others. */
 void ff_vmaf_ssim_box_decimate_avx2(float *dst, ptrdiff_t dst_stride,
                                     const float *src, ptrdiff_t src_stride,
                                     int w, int h, int factor);

@@ -264,8 +264,10 @@ static void check_box(int t)
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         const int w = checkasm_widths[wi];
         for (int hi = 0; hi < (int)(sizeof(heights) / sizeof(heights[0])); hi++) {
-            /* factor 4 (float_ssim at 1080p) most, the others once */
-            const int factor = hi & 1 ? 4 : 2 + checkasm_rand_int(9);
+            /* the vector factors (2: 480p, 4: 1080p, 8: 4K) most, the
+             * others (C through the pointer) once */
+            static const int factors[] = { 2, 4, 8, 0, 2, 4, 8 };
+            const int factor = factors[hi] ? factors[hi] : 2 + checkasm_rand_int(9);
             const int h = heights[hi];
             const int ow = ff_vmaf_ssim_decimated_size(w, factor);
             const int m = checkasm_rand_int(NB_MODES);
@@ -515,7 +517,7 @@ static void bench(void)
     const float *rows[FF_VMAF_SSIM_WINDOW];
     const int ms = ff_vmaf_ssim_map_stride(BW);
     FFVmafSsimDSPContext ctx[3];
-    double ns[3][8];
+    double ns[3][10];
     volatile double sink = 0;
 
     checkasm_fill8(pix, (size_t)BW * BH * 2);
@@ -536,6 +538,8 @@ static void bench(void)
         CHECKASM_TIME(ns[t][1], c->load(out, BW, pix, 2 * BW, BW, BH, 10));
         CHECKASM_TIME(ns[t][2], c->ms_ssim_decimate(out, BW / 2, ref, BW, BW, BH));
         CHECKASM_TIME(ns[t][3], c->box_decimate(out, sw, ref, BW, BW, BH, 4));
+        CHECKASM_TIME(ns[t][8], c->box_decimate(out, BW / 2, ref, BW, BW, BH, 2));
+        CHECKASM_TIME(ns[t][9], c->box_decimate(out, BW / 8, ref, BW, BW, BH, 8));
         CHECKASM_TIME(ns[t][4], c->window_h(ring, ms, ref, dis, BW, tmp));
         CHECKASM_TIME(ns[t][5], c->window_v(&sums, rows, ms, BW - FF_VMAF_SSIM_WINDOW + 1));
         CHECKASM_TIME(ns[t][6], ff_vmaf_ssim_sums_dsp(c, &sums, ref, BW, dis, BW, BW, BH, tmp));
@@ -547,7 +551,9 @@ static void bench(void)
         checkasm_bench_report("ssim", "load", "8-bit 1080p", tn, ns[t][0], ns[0][0]);
         checkasm_bench_report("ssim", "load", "10-bit 1080p", tn, ns[t][1], ns[0][1]);
         checkasm_bench_report("ssim", "ms_ssim_decimate", "1080p", tn, ns[t][2], ns[0][2]);
+        checkasm_bench_report("ssim", "box_decimate", "1080p by 2", tn, ns[t][8], ns[0][8]);
         checkasm_bench_report("ssim", "box_decimate", "1080p by 4", tn, ns[t][3], ns[0][3]);
+        checkasm_bench_report("ssim", "box_decimate", "1080p by 8", tn, ns[t][9], ns[0][9]);
         checkasm_bench_report("ssim", "window_h", "1920 row", tn, ns[t][4], ns[0][4]);
         checkasm_bench_report("ssim", "window_v", "1910 row", tn, ns[t][5], ns[0][5]);
         checkasm_bench_report("ssim", "sums (driver)", "1080p", tn, ns[t][6], ns[0][6]);

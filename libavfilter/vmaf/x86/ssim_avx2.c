@@ -113,90 +113,132 @@ static int mirror_sym(int i, int n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Box decimation by 4 (float_ssim at 1080p and nearby sizes) */
+/* Box decimation by 2, 4 and 8 (float_ssim from 480p to 4K) */
 
-/* One output from its four rows, columns c0 .. c0 + 3 mirrored, as the C
+/* One output from its f rows, columns c0 .. c0 + f - 1 mirrored, as the C
  * kernel computes it. */
-static float box4_at(const float *const rows[4], int c0, int w, float weight)
+static float box_at(const float *const *rows, int c0, int w, int f, float weight)
 {
     double acc = 0.0;
-    int cols[4];
+    int cols[8];
 
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < f; k++)
         cols[k] = mirror_sym(c0 + k, w);
-    for (int ky = 0; ky < 4; ky++)
-        for (int kx = 0; kx < 4; kx++)
+    for (int ky = 0; ky < f; ky++)
+        for (int kx = 0; kx < f; kx++)
             acc += weight * rows[ky][cols[kx]];
     return (float)acc;
 }
 
 /*
- * Outputs d[0 .. 8 nb - 1] from columns r + 0 .. 32 nb - 1 of the four
- * rows: a 4 x 4 transpose in each 128-bit lane turns 32 samples into the
- * 4 taps of 8 outputs, in lane order 0 2 4 6 1 3 5 7, which the store
- * puts back.
+ * Outputs d[0 .. 8 nb - 1] from columns c .. c + 8 f nb - 1 of the f rows:
+ * the 8 f samples of a row are the f taps of 8 outputs, transposed so that
+ * vector kx holds tap kx of each output. For f = 2 and 4 the lanes come out
+ * in the order of perm_2 / perm_4, which the store puts back; f = 8 is a
+ * full 8 x 8 transpose, in order.
  */
-static av_always_inline void box4_blocks(float *d, const float *const rows[4], int c,
-                                         __m256 wv, int nb)
+static av_always_inline void box_blocks(float *d, const float *const *rows, int c,
+                                        __m256 wv, int f, int nb)
 {
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256d acc[2][2];
 
     for (int j = 0; j < nb; j++)
         acc[j][0] = acc[j][1] = _mm256_setzero_pd();
-    for (int ky = 0; ky < 4; ky++) {
+    for (int ky = 0; ky < f; ky++) {
         for (int j = 0; j < nb; j++) {
-            const float *r = rows[ky] + c + 32 * j;
-            __m256 v0 = _mm256_loadu_ps(r),      v1 = _mm256_loadu_ps(r + 8);
-            __m256 v2 = _mm256_loadu_ps(r + 16), v3 = _mm256_loadu_ps(r + 24);
-            __m256 t0 = _mm256_unpacklo_ps(v0, v1), t1 = _mm256_unpackhi_ps(v0, v1);
-            __m256 t2 = _mm256_unpacklo_ps(v2, v3), t3 = _mm256_unpackhi_ps(v2, v3);
-            mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)));
-            mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)));
-            mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
-            mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
+            const float *r = rows[ky] + c + 8 * f * j;
+            if (f == 2) {
+                __m256 v0 = _mm256_loadu_ps(r), v1 = _mm256_loadu_ps(r + 8);
+                /* lanes: outputs 0 1 4 5 2 3 6 7 */
+                mac8(acc[j], wv, _mm256_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0)));
+                mac8(acc[j], wv, _mm256_shuffle_ps(v0, v1, _MM_SHUFFLE(3, 1, 3, 1)));
+            } else if (f == 4) {
+                __m256 v0 = _mm256_loadu_ps(r),      v1 = _mm256_loadu_ps(r + 8);
+                __m256 v2 = _mm256_loadu_ps(r + 16), v3 = _mm256_loadu_ps(r + 24);
+                __m256 t0 = _mm256_unpacklo_ps(v0, v1), t1 = _mm256_unpackhi_ps(v0, v1);
+                __m256 t2 = _mm256_unpacklo_ps(v2, v3), t3 = _mm256_unpackhi_ps(v2, v3);
+                /* lanes: outputs 0 2 4 6 1 3 5 7 */
+                mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)));
+                mac8(acc[j], wv, _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)));
+                mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
+                mac8(acc[j], wv, _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
+            } else {
+                __m256 t[8], u[8];
+                for (int i = 0; i < 8; i += 2) {
+                    __m256 a = _mm256_loadu_ps(r + 8 * i), b = _mm256_loadu_ps(r + 8 * i + 8);
+                    t[i]     = _mm256_unpacklo_ps(a, b);
+                    t[i + 1] = _mm256_unpackhi_ps(a, b);
+                }
+                for (int i = 0; i < 8; i += 4) {
+                    u[i]     = _mm256_shuffle_ps(t[i],     t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+                    u[i + 1] = _mm256_shuffle_ps(t[i],     t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+                    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+                    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+                }
+                /* u[k] holds tap k (low half) and tap k + 4 (high half)
+                 * of outputs 0-3 (u[0..3]) and 4-7 (u[4..7]) */
+                for (int k = 0; k < 4; k++)
+                    mac8(acc[j], wv, _mm256_permute2f128_ps(u[k], u[k + 4], 0x20));
+                for (int k = 0; k < 4; k++)
+                    mac8(acc[j], wv, _mm256_permute2f128_ps(u[k], u[k + 4], 0x31));
+            }
         }
     }
-    for (int j = 0; j < nb; j++)
-        _mm256_storeu_ps(d + 8 * j, _mm256_permutevar8x32_ps(to_float8(acc[j]), order));
+    for (int j = 0; j < nb; j++) {
+        __m256 v = to_float8(acc[j]);
+        if (f == 2)
+            v = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+        else if (f == 4)
+            v = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_ps(d + 8 * j, v);
+    }
+}
+
+static av_always_inline void box_decimate(float *dst, ptrdiff_t dst_stride,
+                                          const float *src, ptrdiff_t src_stride,
+                                          int w, int h, int f)
+{
+    const int ow = ff_vmaf_ssim_decimated_size(w, f);
+    const int oh = ff_vmaf_ssim_decimated_size(h, f);
+    const int lo = -(f / 2);
+    const float weight = 1.0f / (f * f);
+    const __m256 wv = _mm256_set1_ps(weight);
+    /* Outputs [x0, x1) read no column outside the plane. */
+    const int x0 = (-lo + f - 1) / f;
+    int x1 = w - f - lo < 0 ? 0 : (w - f - lo) / f + 1;
+
+    if (x1 < x0)
+        x1 = x0;
+    if (x1 > ow)
+        x1 = ow;
+
+    for (int oy = 0; oy < oh; oy++) {
+        const float *rows[8];
+        float *d = dst + oy * dst_stride;
+        int ox;
+
+        for (int k = 0; k < f; k++)
+            rows[k] = src + mirror_sym(oy * f + lo + k, h) * src_stride;
+        for (ox = 0; ox < x0 && ox < ow; ox++)
+            d[ox] = box_at(rows, ox * f + lo, w, f, weight);
+        for (; ox + 16 <= x1; ox += 16)
+            box_blocks(d + ox, rows, ox * f + lo, wv, f, 2);
+        for (; ox + 8 <= x1; ox += 8)
+            box_blocks(d + ox, rows, ox * f + lo, wv, f, 1);
+        for (; ox < ow; ox++)
+            d[ox] = box_at(rows, ox * f + lo, w, f, weight);
+    }
 }
 
 void ff_vmaf_ssim_box_decimate_avx2(float *dst, ptrdiff_t dst_stride,
                                     const float *src, ptrdiff_t src_stride,
                                     int w, int h, int factor)
 {
-    const int ow = ff_vmaf_ssim_decimated_size(w, 4);
-    const int oh = ff_vmaf_ssim_decimated_size(h, 4);
-    const float weight = 1.0f / 16;
-    const __m256 wv = _mm256_set1_ps(weight);
-    /* Outputs [x0, x1) read no column outside the plane. */
-    const int x0 = 1;
-    int x1 = w - 2 < 0 ? 0 : (w - 2) / 4 + 1;
-
-    if (factor != 4) {
-        ff_vmaf_ssim_box_decimate(dst, dst_stride, src, src_stride, w, h, factor);
-        return;
-    }
-    if (x1 > ow)
-        x1 = ow;
-    if (x1 < x0)
-        x1 = x0;
-
-    for (int oy = 0; oy < oh; oy++) {
-        const float *rows[4];
-        float *d = dst + oy * dst_stride;
-        int ox;
-
-        for (int k = 0; k < 4; k++)
-            rows[k] = src + mirror_sym(oy * 4 - 2 + k, h) * src_stride;
-        for (ox = 0; ox < x0 && ox < ow; ox++)
-            d[ox] = box4_at(rows, 4 * ox - 2, w, weight);
-        for (; ox + 16 <= x1; ox += 16)
-            box4_blocks(d + ox, rows, 4 * ox - 2, wv, 2);
-        for (; ox + 8 <= x1; ox += 8)
-            box4_blocks(d + ox, rows, 4 * ox - 2, wv, 1);
-        for (; ox < ow; ox++)
-            d[ox] = box4_at(rows, 4 * ox - 2, w, weight);
+    switch (factor) {
+    case 2:  box_decimate(dst, dst_stride, src, src_stride, w, h, 2); break;
+    case 4:  box_decimate(dst, dst_stride, src, src_stride, w, h, 4); break;
+    case 8:  box_decimate(dst, dst_stride, src, src_stride, w, h, 8); break;
+    default: ff_vmaf_ssim_box_decimate(dst, dst_stride, src, src_stride, w, h, factor);
     }
 }
 
