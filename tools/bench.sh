@@ -49,10 +49,14 @@ gen() { # name size frames pix_fmt
 run() { # name size frames pix_fmt threads label [features]
     local opts="n_threads=$5:log_fmt=json:log_path=$dir/log.json:$extra" t wall user sys score
     [ -n "${7:-}" ] && opts="$opts:feature=$7"
+    # The inputs end after exactly $3 frames (25 fps raw input): every
+    # frame is scored and pooled, whatever the threads (an output that ends
+    # first pools only the frames that left the filter).
+    dur=$(awk -v n="$3" 'BEGIN { printf "%.2f", n / 25 }')
     t=$( { TIMEFORMAT='%R %U %S'; time "$ffmpeg" -nostdin -loglevel error \
-        -f rawvideo -pix_fmt "$4" -s "$2" -i "$dir/$1_dis.yuv" \
-        -f rawvideo -pix_fmt "$4" -s "$2" -i "$dir/$1_ref.yuv" \
-        -lavfi "[0:v][1:v]vmaf_hip=$opts" -frames:v "$3" -f null - ; } 2>&1 )
+        -f rawvideo -pix_fmt "$4" -s "$2" -t "$dur" -i "$dir/$1_dis.yuv" \
+        -f rawvideo -pix_fmt "$4" -s "$2" -t "$dur" -i "$dir/$1_ref.yuv" \
+        -lavfi "[0:v][1:v]vmaf_hip=$opts" -f null - ; } 2>&1 )
     read -r wall user sys <<< "$(echo "$t" | tail -n1)"
     score=$(sed -n '/"vmaf": {/,/}/s/^ *"mean": \([0-9.]*\),*/\1/p' "$dir/log.json")
     awk -v n="$3" -v w="$wall" -v u="$user" -v s="$sys" -v size="$2" -v fmt="$4" -v th="$5" \

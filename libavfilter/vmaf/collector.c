@@ -158,15 +158,37 @@ unsigned ff_vmaf_collector_get_step(const FFVmafFeatureCollector *fc)
     return step;
 }
 
+/*
+ * Key h was first written by a later frame than this write's: frames run
+ * in parallel, so it takes the place the earliest write gives it, as in a
+ * sequential run. (Every frame's first write of a name comes here: a
+ * writer resolves a name once, and each writer sees frames in order.)
+ */
+static void move_key(FFVmafFeatureCollector *fc, int h, uint64_t order)
+{
+    int pos, to;
+    for (pos = 0; fc->sorted[pos] != h; pos++)
+        ;
+    for (; pos + 1 < fc->nb_keys; pos++)
+        fc->sorted[pos] = fc->sorted[pos + 1];
+    for (to = fc->nb_keys - 1; to > 0 && fc->keys[fc->sorted[to - 1]]->order > order; to--)
+        fc->sorted[to] = fc->sorted[to - 1];
+    fc->sorted[to] = h;
+    fc->keys[h]->order = order;
+}
+
 int ff_vmaf_collector_handle(FFVmafFeatureCollector *fc, const char *key,
                              int rank, int64_t step)
 {
+    uint64_t order;
     int h;
     ff_mutex_lock(&fc->lock);
+    order = (uint64_t)(step >= 0 ? (unsigned)step : fc->step) << 32 | (uint32_t)FFMAX(rank, 0);
     h = find_locked(fc, key);
     if (h < 0)
-        h = add_key(fc, key, (uint64_t)(step >= 0 ? (unsigned)step : fc->step) << 32 |
-                             (uint32_t)FFMAX(rank, 0));
+        h = add_key(fc, key, order);
+    else if (order < fc->keys[h]->order)
+        move_key(fc, h, order);
     ff_mutex_unlock(&fc->lock);
     return h;
 }

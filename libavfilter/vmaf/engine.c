@@ -418,7 +418,7 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
     int ret;
 
     /* Scored later: the caller may reuse its buffers once this returns. */
-    if (e->frames && e->nb_pushed && e->configured && !e->flushed) {
+    if (e->frames && e->configured && !e->flushed) {
         if ((ret = copy_picture(&hold[0], &copies[0], ref)) < 0 ||
             (ret = copy_picture(&hold[1], &copies[1], dis)) < 0) {
             free_held(hold, 2);
@@ -489,8 +489,6 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
                 return ret;
         }
         e->gpu_collected = e->gpu ? 1 : 0;
-        if (e->frames)
-            ff_vmaf_engine_frames_first_done(e);
     } else {
         for (int i = 0; i < nb_jobs; i++) {
             FFVmafFeature *f = e->jobs[i];
@@ -516,7 +514,9 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
         free_held(hold, nb_hold);
         return AVERROR(EINVAL);
     }
-    if (e->frames && index > 0) {
+    /* Frame 0 too: the keys take their place from (frame, feature), not
+     * from which thread writes first. */
+    if (e->frames) {
         ff_vmaf_collector_set_step(e->fc, index);
         /* The GPU's work is queued here, in order; the CPU's goes to the
          * workers, and the GPU's values of the previous frame are read
@@ -571,12 +571,19 @@ unsigned ff_vmaf_engine_nb_frames(const FFVmafEngine *e)
     return FFMIN(e->nb_pushed, e->frame_limit);
 }
 
-unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)
+unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e)
 {
     unsigned n = e->frames ? ff_vmaf_engine_frames_completed(e) : e->nb_pushed;
     if (e->flushed)
         return e->nb_pushed;
     return n > (unsigned)e->delay ? n - e->delay : 0;
+}
+
+unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)
+{
+    /* Not the workers' progress itself: frames they finished since the
+     * models last ran have no score yet. */
+    return e->nb_model_scored;
 }
 
 const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e)

@@ -32,8 +32,7 @@
  * frame it belongs to (FFVmafFeature.step).
  *
  * The pixels are not copied: the caller hands over references to its
- * frames, released when the frame is scored. Frame 0 runs on the caller's
- * thread before any other, as in a sequential run (it creates the keys).
+ * frames, released when the frame is scored.
  */
 
 #include <limits.h>
@@ -83,7 +82,7 @@ struct EngineFrames {
      * a GPU twin that falls back to the CPU stays one instance).
      */
     uint8_t shared[MAX_FEATURES];
-    /** shared features: frame whose turn it is (only frames >= 1 run here) */
+    /** shared features: the frame whose turn it is */
     unsigned turn[MAX_FEATURES];
     int err;                    ///< the first error of a worker
     int quit;
@@ -354,18 +353,6 @@ int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
     ff_cond_broadcast(&fr->cond);
     ff_mutex_unlock(&fr->lock);
     return 0;
-}
-
-/* Frame 0 was scored on the caller's thread. */
-void ff_vmaf_engine_frames_first_done(FFVmafEngine *e)
-{
-    EngineFrames *fr = e->frames;
-    ff_mutex_lock(&fr->lock);
-    fr->completed = fr->next_run = 1;
-    for (int i = 0; i < MAX_FEATURES; i++)
-        fr->turn[i] = 1;
-    ff_cond_broadcast(&fr->cond);
-    ff_mutex_unlock(&fr->lock);
 }
 
 int ff_vmaf_engine_frames_drain(FFVmafEngine *e)

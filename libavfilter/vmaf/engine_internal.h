@@ -104,7 +104,6 @@ int      ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads);
 void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, AVFrame **hold, int nb_hold);
-void     ff_vmaf_engine_frames_first_done(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_error(FFVmafEngine *e);
 /* A GPU twin turned CPU extractor (no frame in flight): the workers run it
@@ -129,6 +128,8 @@ int  ff_vmaf_engine_gpu_enter(FFVmafEngine *e);
 void ff_vmaf_engine_gpu_leave(FFVmafEngine *e);
 int  ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 int  ff_vmaf_engine_score_models(FFVmafEngine *e);
+/* Frames [0, n) have every feature's value (the models may not have run). */
+unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e);
 void ff_vmaf_engine_free_models(FFVmafEngine *e);
 
 struct FFVmafModel;

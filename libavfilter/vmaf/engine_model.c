@@ -198,7 +198,7 @@ static int score_frame(FFVmafEngine *e, EngineModel *m, unsigned index)
 
 int ff_vmaf_engine_score_models(FFVmafEngine *e)
 {
-    unsigned done = ff_vmaf_engine_nb_done(e);
+    unsigned done = ff_vmaf_engine_nb_features_done(e);
     int ret;
 
     for (; e->nb_model_scored < done; e->nb_model_scored++) {
