@@ -444,7 +444,7 @@ static double cambi_score(const CambiContext *s, const CambiSize *sz,
         if (scale < sz->high_res)
             continue;
         ff_vmaf_cambi_mode_filter(&s->dsp, b.img, sz->w, w, h, b.line);
-        ff_vmaf_cambi_c_values(b.c, b.img, sz->w, b.mask, sz->w, w, h,
+        ff_vmaf_cambi_c_values(&s->dsp, b.c, b.img, sz->w, b.mask, sz->w, w, h,
                                &params, b.c_tmp, b.topk);
         mean = ff_vmaf_cambi_topk_mean(b.c, w * h, s->eff_topk, b.topk,
                                        b.topk_tmp);

@@ -39,6 +39,7 @@
 #include "config.h"
 
 #include "libavutil/attributes.h"
+#include "libavutil/intmath.h"
 #include "libavutil/macros.h"
 
 #include "cambi_dsp.h"
@@ -334,6 +335,29 @@ void ff_vmaf_cambi_mode_filter(const FFVmafCambiDSPContext *dsp,
     }
 }
 
+static void mask_bits_c(uint64_t *bits, const uint8_t *m, int w)
+{
+    memset(bits, 0, (w + 63) / 64 * sizeof(*bits));
+    for (int j = 0; j < w; j++)
+        bits[j >> 6] |= (uint64_t)(m[j] != 0) << (j & 63);
+}
+
+static void hist_add_c(uint16_t *lanes, uint32_t *off, const uint16_t *v,
+                       const uint8_t *m, const uint32_t *lane_of,
+                       uint32_t dummy, uint32_t base, int w)
+{
+    for (int j = 0; j < w; j++) {
+        off[j] = (m[j] ? lane_of[v[j]] : dummy) + base + 4 * j;
+        lanes[off[j]]++;
+    }
+}
+
+static void hist_sub_c(uint16_t *lanes, const uint32_t *off, int w)
+{
+    for (int j = 0; j < w; j++)
+        lanes[off[j]]--;
+}
+
 av_cold void ff_vmaf_cambi_dsp_init(FFVmafCambiDSPContext *c)
 {
     c->dither_row_8   = dither_row_8_c;
@@ -343,6 +367,9 @@ av_cold void ff_vmaf_cambi_dsp_init(FFVmafCambiDSPContext *c)
     c->decimate_row   = decimate_row_c;
     c->mode_h         = mode_h_c;
     c->mode_v         = mode_v_c;
+    c->mask_bits      = mask_bits_c;
+    c->hist_add       = hist_add_c;
+    c->hist_sub       = hist_sub_c;
 #if ARCH_X86_64
     ff_vmaf_cambi_dsp_init_x86(c);
 #endif
@@ -407,9 +434,10 @@ static int nb_words(const FFVmafCambiParams *p)
 
 size_t ff_vmaf_cambi_c_values_tmp_size(int w, const FFVmafCambiParams *p)
 {
-    /* column histograms, the lane offsets of the rows in the window and
-     * the lane of each value */
+    /* column histograms, the mask bits of a row, the lane offsets of the
+     * rows in the window and the lane of each value */
     return (size_t)(w + p->window) * nb_words(p) * sizeof(uint64_t) +
+           (size_t)(w + 63) / 64 * sizeof(uint64_t) +
            ((size_t)(p->window + 1) * w + FF_VMAF_CAMBI_MAX_SAMPLE + 1) *
            sizeof(uint32_t);
 }
@@ -431,7 +459,7 @@ static inline uint64_t word_sum(const uint64_t *hist, int ncols, int ws, int j, 
 }
 
 static av_always_inline
-void c_values_row(float *c, const uint16_t *v, const uint8_t *m, int w,
+void c_values_row(float *c, const uint16_t *v, const uint64_t *bits, int w,
                   const uint64_t *hist, int ncols, int ws, const int nd,
                   const int nw, const FFVmafCambiParams *p,
                   FFVmafCambiTopk *st)
@@ -448,13 +476,16 @@ void c_values_row(float *c, const uint16_t *v, const uint8_t *m, int w,
     float last_c = 0.0f;
 
     memset(c, 0, w * sizeof(*c));
-    for (int j = 0; j < w; j++) {
+    /* the masked pixels, from their bits */
+    for (int k = 0; k < (w + 63) >> 6; k++)
+    for (uint64_t left = bits[k]; left; left &= left - 1) {
+        const int j = (k << 6) + ff_ctzll(left);
         const uint16_t *cnt;
         uint32_t act;
         int vj, qlo, qhi, p0;
         float cmax;
 
-        if (!m[j] || !(act = active[vj = v[j]]))
+        if (!(act = active[vj = v[j]]))
             continue;
         if (j == pos + 1) {
             /* Slide by one column. In flat areas the columns that enter
@@ -528,7 +559,7 @@ void c_values_row(float *c, const uint16_t *v, const uint8_t *m, int w,
         topk_add(st, float_bits(last_c), same);
 }
 
-void ff_vmaf_cambi_c_values(float *c, const uint16_t *img, ptrdiff_t stride,
+void ff_vmaf_cambi_c_values(const FFVmafCambiDSPContext *dsp, float *c, const uint16_t *img, ptrdiff_t stride,
                             const uint8_t *mask, ptrdiff_t mstride,
                             int w, int h, const FFVmafCambiParams *p,
                             void *tmp, FFVmafCambiTopk *st)
@@ -543,7 +574,8 @@ void ff_vmaf_cambi_c_values(float *c, const uint16_t *img, ptrdiff_t stride,
     /* Lane of each pixel of rows r, in ring[r % (ws + 1)] while r is in
      * the window: that of its value if masked, else that of a dummy bin,
      * which also takes the values never asked for. */
-    uint32_t *ring = (uint32_t *)(hist + (size_t)ncols * nb_words(p));
+    uint64_t *bits = hist + (size_t)ncols * nb_words(p);
+    uint32_t *ring = (uint32_t *)(bits + (w + 63) / 64);
     /* lane of each sample value in histogram column 0 */
     uint32_t *lane_of = ring + (size_t)(ws + 1) * w;
     const int dummy = maxv + nd + 1;
@@ -562,24 +594,19 @@ void ff_vmaf_cambi_c_values(float *c, const uint16_t *img, ptrdiff_t stride,
             const uint16_t *v = img + add * stride;
             const uint8_t *m = mask + add * mstride;
             uint32_t *off = ring + (add % (ws + 1)) * w;
-            for (int j = 0; j < w; j++) {
-                off[j] = (m[j] ? lane_of[v[j]] : dummy_lane) + 4 * (j + pad + 1);
-                lanes[off[j]]++;
-            }
+            dsp->hist_add(lanes, off, v, m, lane_of, dummy_lane, 4 * (pad + 1), w);
         }
-        if (rem >= 0) {
-            const uint32_t *off = ring + (rem % (ws + 1)) * w;
-            for (int j = 0; j < w; j++)
-                lanes[off[j]]--;
-        }
+        if (rem >= 0)
+            dsp->hist_sub(lanes, ring + (rem % (ws + 1)) * w, w);
         if (i < 0)
             continue;
+        dsp->mask_bits(bits, mask + i * mstride, w);
         /* The default four contrast steps get a specialised copy. */
         if (nd == 4)
-            c_values_row(c + (size_t)i * w, img + i * stride, mask + i * mstride,
+            c_values_row(c + (size_t)i * w, img + i * stride, bits,
                          w, hist, ncols, ws, 4, 4, p, st);
         else
-            c_values_row(c + (size_t)i * w, img + i * stride, mask + i * mstride,
+            c_values_row(c + (size_t)i * w, img + i * stride, bits,
                          w, hist, ncols, ws, nd, NEED_WORDS(nd) + 1, p, st);
     }
 }

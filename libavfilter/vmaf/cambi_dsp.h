@@ -78,6 +78,21 @@ typedef struct FFVmafCambiDSPContext {
     /** Vertical 3-tap mode: dst[j] = mode3(a[j], b[j], c[j]). */
     void (*mode_v)(uint16_t *dst, const uint16_t *a, const uint16_t *b,
                    const uint16_t *c, int w);
+    /**
+     * Bit j % 64 of bits[j / 64] = (m[j] != 0), for j < w; the bits past w
+     * in the last word are 0.
+     */
+    void (*mask_bits)(uint64_t *bits, const uint8_t *m, int w);
+    /**
+     * Add a row to the column histograms of ff_vmaf_cambi_c_values():
+     * off[j] = (m[j] ? lane_of[v[j]] : dummy) + base + 4 * j, then
+     * lanes[off[j]]++ (all w targets distinct: one per column word).
+     */
+    void (*hist_add)(uint16_t *lanes, uint32_t *off, const uint16_t *v,
+                     const uint8_t *m, const uint32_t *lane_of,
+                     uint32_t dummy, uint32_t base, int w);
+    /** Remove a row added by hist_add: lanes[off[j]]--. */
+    void (*hist_sub)(uint16_t *lanes, const uint32_t *off, int w);
 } FFVmafCambiDSPContext;
 
 /** Set the C kernels, then the SIMD ones av_get_cpu_flags() allows. */
@@ -176,7 +191,7 @@ size_t ff_vmaf_cambi_c_values_tmp_size(int w, const FFVmafCambiParams *p);
  * Banding confidence of every pixel (0 outside the mask), row-major with
  * stride w into c, and its top-k statistics into st.
  */
-void ff_vmaf_cambi_c_values(float *c, const uint16_t *img, ptrdiff_t stride,
+void ff_vmaf_cambi_c_values(const FFVmafCambiDSPContext *dsp, float *c, const uint16_t *img, ptrdiff_t stride,
                             const uint8_t *mask, ptrdiff_t mstride,
                             int w, int h, const FFVmafCambiParams *p,
                             void *tmp, FFVmafCambiTopk *st);

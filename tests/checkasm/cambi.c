@@ -34,11 +34,11 @@
 #define GUARD   64              /* elements checked on each side of outputs */
 #define BUF_N   (MAX_W + 2 * GUARD + 64)
 #define NB_FILL 7
-#define NB_FUNCS 7
+#define NB_FUNCS 10
 
 static const char *const func_names[NB_FUNCS] = {
     "dither_row_8", "convert_row_16", "zero_deriv", "mask_row",
-    "decimate_row", "mode_h", "mode_v",
+    "decimate_row", "mode_h", "mode_v", "mask_bits", "hist_add", "hist_sub",
 };
 
 static void *xmalloc(size_t n)
@@ -230,6 +230,53 @@ static int run_case(int f, const FFVmafCambiDSPContext *c, const FFVmafCambiDSPC
         snprintf(what, what_size, "max %u", max);
         break;
     }
+    case 7: {   /* mask_bits: the bits in oc16/oa16 */
+        const uint8_t *mk = in8[0] + mis8();
+        int o = GUARD + 4 * checkasm_rand_int(4);
+        fill8(in8[0], BUF_N, m == 0 ? 255 : 1, m);
+        c->mask_bits((uint64_t *)(oc16 + o), mk, w);
+        a->mask_bits((uint64_t *)(oa16 + o), mk, w);
+        snprintf(what, what_size, "-");
+        break;
+    }
+    case 8:
+    case 9: {   /* hist_add then hist_sub: lanes in oc16/oa16 (words from
+                 * GUARD on), offsets in in16[2..3] as uint32_t */
+        static uint32_t lane_of[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
+        static uint16_t lc[1 << 21], la[1 << 21];
+        static uint32_t offc[BUF_N], offa[BUF_N];
+        int nd = 4, maxv = 20 + checkasm_rand_int(w > 300 ? 100 : 1005), ncols = w + 9;
+        int dummy = maxv + nd + 1, nwords = (dummy + 4) / 4 + 1;
+        uint32_t dl = (dummy >> 2) * 4 * ncols + (dummy & 3);
+        const uint16_t *v = in16[0] + mis16();
+        const uint8_t *mk = in8[0] + mis8();
+        size_t nl = (size_t)nwords * ncols * 4;
+        int d;
+
+        for (int x = 0; x <= FF_VMAF_CAMBI_MAX_SAMPLE; x++) {
+            int b = x <= maxv ? x + nd : dummy;
+            lane_of[x] = (b >> 2) * 4 * ncols + (b & 3);
+        }
+        fill16(in16[0], BUF_N, 1023, m);
+        fill8(in8[0], BUF_N, 1, (m + w) % NB_FILL);
+        for (size_t i = 0; i < nl; i++)
+            lc[i] = la[i] = checkasm_rand() & 0xfff;
+        c->hist_add(lc, offc, v, mk, lane_of, dl, 4 * 5, w);
+        a->hist_add(la, offa, v, mk, lane_of, dl, 4 * 5, w);
+        if (f == 8) {
+            d = first_diff(lc, la, nl * 2);
+            if (d < 0 && (d = first_diff(offc, offa, w * 4)) >= 0)
+                d = d / 4 + GUARD;
+            snprintf(what, what_size, "maxv %d", maxv);
+            return d < 0 ? -1 : GUARD + d / 2;
+        }
+        memcpy(la, lc, nl * 2);
+        c->hist_sub(lc, offc, w);
+        a->hist_sub(la, offc, w);
+        d = first_diff(lc, la, nl * 2);
+        snprintf(what, what_size, "maxv %d", maxv);
+        return d < 0 ? -1 : GUARD + d / 2;
+    }
     default: {  /* mode_v: rows equal in places */
         unsigned max = checkasm_rand() & 1 ? 1023 : 65535;
         const uint16_t *r[3];
@@ -262,7 +309,10 @@ static const void *func_ptr(const FFVmafCambiDSPContext *c, int f)
     case 3:  return (const void *)c->mask_row;
     case 4:  return (const void *)c->decimate_row;
     case 5:  return (const void *)c->mode_h;
-    default: return (const void *)c->mode_v;
+    case 6:  return (const void *)c->mode_v;
+    case 7:  return (const void *)c->mask_bits;
+    case 8:  return (const void *)c->hist_add;
+    default: return (const void *)c->hist_sub;
     }
 }
 
@@ -371,6 +421,70 @@ end:
     free(tmp);
 }
 
+/* The c-values through both contexts: every value and the top-k sums. */
+static void check_c_values(int t)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    enum { CW = 300, CH = 40 };
+    static const int weights[FF_VMAF_CAMBI_MAX_DIFFS + 1] = {
+        0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+        8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    };
+    static uint32_t active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
+    static float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
+    static FFVmafCambiTopk stc, sta;
+    FFVmafCambiDSPContext c, a;
+    uint16_t *img = xmalloc(CW * CH * 2);
+    uint8_t *mask = xmalloc(CW * CH);
+    float *vc = xmalloc(CW * CH * 4), *va = xmalloc(CW * CH * 4);
+    void *tmp = NULL;
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_cambi_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_cambi_dsp_init(&a);
+    if (c.mask_bits == a.mask_bits && c.hist_add == a.hist_add && c.hist_sub == a.hist_sub)
+        goto end;
+    ff_vmaf_cambi_recip_init(recip);
+
+    for (int it = 0; it < 80; it++) {
+        int w = it < 16 ? 1 + it * 3 : 1 + checkasm_rand_int(CW);
+        int h = 1 + checkasm_rand_int(CH);
+        int nd = it % 3 == 2 ? 8 : 4, top = 30 + checkasm_rand_int(990);
+        int m = it % NB_FILL;
+        FFVmafCambiParams p = {
+            .window = 2 * checkasm_rand_int(12) + 1, .nb_diffs = nd,
+            .max_value = top + nd, .active = active, .weights = weights,
+            .recip = recip,
+        };
+        for (int v = 0; v <= FF_VMAF_CAMBI_MAX_SAMPLE; v++)
+            active[v] = v <= top ? (uint32_t)(checkasm_rand() | 1) & ((1u << nd) - 1) : 0;
+        /* flat bands of near values, as banding is */
+        for (int i = 0; i < w * h; i++)
+            img[i] = m == 0 ? (checkasm_rand_int(8) ? (i ? img[i - 1] : 500)
+                                                    : 480 + checkasm_rand_int(40))
+                            : sample(m, i, 1023, &(unsigned){ 0 });
+        fill8(mask, w * h, 1, m == 0 ? 6 : (m + 3) % NB_FILL);
+        tmp = realloc(tmp, ff_vmaf_cambi_c_values_tmp_size(w, &p));
+        if (!tmp)
+            exit(1);
+        ff_vmaf_cambi_c_values(&c, vc, img, w, mask, w, w, h, &p, tmp, &stc);
+        ff_vmaf_cambi_c_values(&a, va, img, w, mask, w, w, h, &p, tmp, &sta);
+        if (memcmp(vc, va, (size_t)w * h * 4) || memcmp(&stc, &sta, sizeof(stc)))
+            checkasm_fail("cambi", tier, "c_values (driver)",
+                          "%dx%d window %d nd %d fill %d differs", w, h, p.window, nd, m);
+        cases++;
+    }
+    checkasm_report("cambi", tier, "c_values (driver)", cases);
+end:
+    free(img);
+    free(mask);
+    free(vc);
+    free(va);
+    free(tmp);
+}
+
 /* ------------------------------------------------------------------ */
 
 #define BW 1920
@@ -446,6 +560,7 @@ void checkasm_check_cambi(void)
     for (int t = 1; t < checkasm_nb_tiers; t++) {
         check_rows(t);
         check_planes(t);
+        check_c_values(t);
     }
     if (checkasm_bench)
         bench();

@@ -35,5 +35,10 @@ void ff_vmaf_cambi_decimate_row_avx2(uint16_t *d, uint8_t *dm, const uint16_t *s
 void ff_vmaf_cambi_mode_h_avx2(uint16_t *dst, const uint16_t *src, int w);
 void ff_vmaf_cambi_mode_v_avx2(uint16_t *dst, const uint16_t *a, const uint16_t *b,
                                const uint16_t *c, int w);
+void ff_vmaf_cambi_mask_bits_avx2(uint64_t *bits, const uint8_t *m, int w);
+void ff_vmaf_cambi_hist_add_avx2(uint16_t *lanes, uint32_t *off, const uint16_t *v,
+                                 const uint8_t *m, const uint32_t *lane_of,
+                                 uint32_t dummy, uint32_t base, int w);
+void ff_vmaf_cambi_hist_sub_avx2(uint16_t *lanes, const uint32_t *off, int w);
 
 #endif /* AVFILTER_VMAF_X86_CAMBI_H */

@@ -231,4 +231,96 @@ void ff_vmaf_cambi_mode_v_avx2(uint16_t *dst, const uint16_t *a, const uint16_t 
         dst[j] = mode3(a[j], b[j], c[j]);
 }
 
+void ff_vmaf_cambi_mask_bits_avx2(uint64_t *bits, const uint8_t *m, int w)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    int j = 0;
+
+    for (; j + 64 <= w; j += 64) {
+        uint32_t lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(LOAD16(m + j), zero));
+        uint32_t hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(LOAD16(m + j + 32), zero));
+        bits[j >> 6] = ~((uint64_t)hi << 32 | lo);
+    }
+    if (j < w) {
+        uint64_t b = 0;
+        for (int x = j; x < w; x++)
+            b |= (uint64_t)(m[x] != 0) << (x - j);
+        bits[j >> 6] = b;
+    }
+}
+
+/*
+ * The histogram rows: 8 pixels whose targets are one lane of 8
+ * consecutive words (the same sample value, or all unmasked: the dummy
+ * bin) are one add of a vector with 1 in that lane of each word, over the
+ * 32 lanes of those words; the targets are distinct words, so the order
+ * of the adds does not matter. Other groups go one pixel at a time.
+ */
+static av_always_inline void add_lane8(uint16_t *lanes, uint32_t e0, __m256i one_per_word)
+{
+    uint16_t *p = lanes + (e0 & ~3u);
+    __m256i inc = _mm256_sll_epi64(one_per_word, _mm_cvtsi32_si128(16 * (e0 & 3)));
+    STORE16(p,      _mm256_add_epi16(LOAD16(p),      inc));
+    STORE16(p + 16, _mm256_add_epi16(LOAD16(p + 16), inc));
+}
+
+void ff_vmaf_cambi_hist_add_avx2(uint16_t *lanes, uint32_t *off, const uint16_t *v,
+                                 const uint8_t *m, const uint32_t *lane_of,
+                                 uint32_t dummy, uint32_t base, int w)
+{
+    const __m256i ramp = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    const __m256i vdummy = _mm256_set1_epi32(dummy);
+    const __m256i one = _mm256_set1_epi64x(1);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8) {
+        __m128i mb = _mm_loadl_epi64((const __m128i *)(m + j));
+        __m256i l, o;
+        if (!_mm_cvtsi128_si64(mb)) {
+            l = vdummy;
+        } else {
+            /* only the masked pixels' values are looked up, as in C */
+            __m256i idx = _mm256_cvtepu16_epi32(LOAD8(v + j));
+            __m256i unm = _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(mb), _mm256_setzero_si256());
+            l = _mm256_mask_i32gather_epi32(vdummy, (const int *)lane_of, idx,
+                                            _mm256_xor_si256(unm, _mm256_set1_epi32(-1)), 4);
+        }
+        o = _mm256_add_epi32(_mm256_add_epi32(l, ramp), _mm256_set1_epi32(base + 4 * j));
+        STORE16(off + j, o);
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(l, _mm256_broadcastd_epi32(_mm256_castsi256_si128(l)))) == -1) {
+            add_lane8(lanes, _mm256_cvtsi256_si32(o), one);
+        } else {
+            for (int k = 0; k < 8; k++)
+                lanes[off[j + k]]++;
+        }
+    }
+    for (; j < w; j++) {
+        off[j] = (m[j] ? lane_of[v[j]] : dummy) + base + 4 * j;
+        lanes[off[j]]++;
+    }
+}
+
+void ff_vmaf_cambi_hist_sub_avx2(uint16_t *lanes, const uint32_t *off, int w)
+{
+    const __m256i ramp = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    const __m256i one = _mm256_set1_epi64x(1);
+    int j = 0;
+
+    for (; j + 8 <= w; j += 8) {
+        __m256i o = _mm256_sub_epi32(LOAD16(off + j), ramp);
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(o, _mm256_broadcastd_epi32(_mm256_castsi256_si128(o)))) == -1) {
+            uint32_t e0 = off[j];
+            uint16_t *p = lanes + (e0 & ~3u);
+            __m256i dec = _mm256_sll_epi64(one, _mm_cvtsi32_si128(16 * (e0 & 3)));
+            STORE16(p,      _mm256_sub_epi16(LOAD16(p),      dec));
+            STORE16(p + 16, _mm256_sub_epi16(LOAD16(p + 16), dec));
+        } else {
+            for (int k = 0; k < 8; k++)
+                lanes[off[j + k]]--;
+        }
+    }
+    for (; j < w; j++)
+        lanes[off[j]]--;
+}
+
 FF_VMAF_TARGET_END

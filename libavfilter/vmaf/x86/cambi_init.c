@@ -34,5 +34,8 @@ av_cold void ff_vmaf_cambi_dsp_init_x86(FFVmafCambiDSPContext *c)
         c->decimate_row   = ff_vmaf_cambi_decimate_row_avx2;
         c->mode_h         = ff_vmaf_cambi_mode_h_avx2;
         c->mode_v         = ff_vmaf_cambi_mode_v_avx2;
+        c->mask_bits      = ff_vmaf_cambi_mask_bits_avx2;
+        c->hist_add       = ff_vmaf_cambi_hist_add_avx2;
+        c->hist_sub       = ff_vmaf_cambi_hist_sub_avx2;
     }
 }
