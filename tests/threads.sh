@@ -42,3 +42,17 @@ for thr_fmt in yuv420p yuv420p10le; do
         fi
     done
 done
+
+# Every frame leaves with its score: frames that the workers finish between
+# two pushes have no model score until the next one, and must wait for it.
+thr_meta=$thr/meta.txt
+rm -f "$thr_meta"
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "testsrc2=size=64x64:rate=25:duration=20" \
+        -f lavfi -i "testsrc2=size=64x64:rate=25:duration=20" \
+        -lavfi "[0:v]noise=alls=8:allf=t[d];[d][1:v]vmaf_hip=backend=cpu:n_threads=16,metadata=mode=print:key=lavfi.vmaf.score:file=$thr_meta" \
+        -f null - > "$thr/meta.log" 2>&1 &&
+   [ "$(grep -c '^lavfi.vmaf.score=' "$thr_meta")" = 500 ]; then
+    pass "threads: each of 500 frames scored by 16 threads leaves with its VMAF score"
+else
+    fail "threads: frames scored by 16 threads leave with their score: $(grep -c '^lavfi.vmaf.score=' "$thr_meta" 2>/dev/null) of 500"
+fi
