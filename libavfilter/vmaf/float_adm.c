@@ -28,8 +28,8 @@
  * impairment (decouple); both weighted by the Watson contrast sensitivity
  * (CSF); and cube-norms of each, masked by the other, over the inner
  * region. Decouple and CSF run row by row into a ring of three rows, just
- * ahead of the 3x3 masking that reads them. Frames are independent, so
- * extract() keeps its scratch per call and may run on several threads.
+ * ahead of the 3x3 masking that reads them. Frames are independent; each
+ * instance (one per thread) owns its scratch, allocated at init.
  *
  * libvmaf divides by an x86 reciprocal estimate (RCPSS) refined by one
  * Newton step, not by an IEEE division. The estimate is not specified
@@ -78,6 +78,8 @@ typedef struct FloatADMContext {
     float  rf[SCALES][2];           ///< CSF weights of h/v and d bands
     double limit;                   ///< num and den below this count as 0
     FFVmafFloatDSPContext dsp;
+    int w, h;
+    float *buf;         ///< bands of every scale, DWT rows and the ring
 } FloatADMContext;
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
@@ -155,6 +157,24 @@ static float native_rfactor(int lambda, int theta, double nvd, int rdh)
     return theta == 2 ? (float)(csf / 0.7) : csf;
 }
 
+static size_t adm_ring_size(int w);
+
+/* Floats of scratch for w0 x h0 frames: the a bands of every scale (kept
+ * for the next), one set of v, h, d per picture, DWT rows and the ring. */
+static size_t adm_buf_size(int w0, int h0)
+{
+    const size_t detail = (size_t)((w0 + 1) / 2) * ((h0 + 1) / 2);
+    size_t approx = 0;
+
+    for (int k = 0, bw = w0, bh = h0; k < SCALES; k++) {
+        bw = (bw + 1) / 2;
+        bh = (bh + 1) / 2;
+        approx += (size_t)bw * bh;
+    }
+    return 2 * approx + 6 * detail + (2 + FF_VMAF_DWT_TAPS) * (size_t)w0 +
+           adm_ring_size((w0 + 1) / 2);
+}
+
 static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatADMContext *s = f->priv;
@@ -188,7 +208,16 @@ static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     }
     /* The floor scales with the frame area, relative to 1080p. */
     s->limit = 1e-10 * ((double)geo->width * geo->height) / (1920.0 * 1080.0);
-    return 0;
+    s->w = geo->width;
+    s->h = geo->height;
+    s->buf = av_malloc_array(adm_buf_size(s->w, s->h), sizeof(*s->buf));
+    return s->buf ? 0 : AVERROR(ENOMEM);
+}
+
+static void float_adm_close(FFVmafFeature *f)
+{
+    FloatADMContext *s = f->priv;
+    av_freep(&s->buf);
 }
 
 /* Band geometry of one scale: inner region for the sums, and the rows and
@@ -461,20 +490,12 @@ static int float_adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     /* Band a of every scale is kept for the next; v, h, d are reused. */
     const size_t detail = (size_t)((w0 + 1) / 2) * ((h0 + 1) / 2);
     ADMScaleResult res[SCALES];
-    size_t approx = 0, total;
-    float *buf, *p, *approx_buf[SCALES][2], *detail_buf[2][NB_ORI], *tmp, *ring;
+    float *p, *approx_buf[SCALES][2], *detail_buf[2][NB_ORI], *tmp, *ring;
     int w = w0, h = h0;
 
-    for (int k = 0, bw = w0, bh = h0; k < SCALES; k++) {
-        bw = (bw + 1) / 2;
-        bh = (bh + 1) / 2;
-        approx += (size_t)bw * bh;
-    }
-    total = 2 * approx + 6 * detail + (2 + FF_VMAF_DWT_TAPS) * (size_t)w0 +
-            adm_ring_size((w0 + 1) / 2);
-    if (!(buf = av_malloc_array(total, sizeof(*buf))))
-        return AVERROR(ENOMEM);
-    p = buf;
+    if (w0 != s->w || h0 != s->h)
+        return AVERROR(EINVAL);
+    p = s->buf;
     for (int k = 0, bw = w0, bh = h0; k < SCALES; k++) {
         bw = (bw + 1) / 2;
         bh = (bh + 1) / 2;
@@ -522,7 +543,6 @@ static int float_adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         }
         adm_scale(s, &bands, s->rf[k], w, h, ring, &res[k]);
     }
-    av_free(buf);
 
     return adm_write(f, fc, index, res);
 }
@@ -534,4 +554,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_adm = {
     .provides  = float_adm_provides,
     .init      = float_adm_init,
     .extract   = float_adm_extract,
+    .close     = float_adm_close,
 };

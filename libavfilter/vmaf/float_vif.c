@@ -24,8 +24,8 @@
  *
  * Each scale is one pass over its rows: the five filtered statistics of a
  * row (means, variances, covariance), then the per-pixel information
- * terms, summed as libvmaf sums them. Frames are independent, so
- * extract() keeps its scratch per call and may run on several threads.
+ * terms, summed as libvmaf sums them. Frames are independent; each
+ * instance (one per thread) owns its scratch, allocated at init.
  */
 
 #include <math.h>
@@ -62,6 +62,8 @@ typedef struct FloatVIFContext {
     int ntaps[SCALES];
     float taps[SCALES][FF_VMAF_FLOAT_MAX_TAPS];
     FFVmafFloatDSPContext dsp;
+    int in_w, in_h;             ///< before prescale
+    float *buf;                 ///< the planes of every scale and the row scratch
 } FloatVIFContext;
 
 #define OFFSET(x) offsetof(FloatVIFContext, x)
@@ -116,6 +118,9 @@ static int min_dimension(const FloatVIFContext *s)
     }
 }
 
+typedef struct VIFLayout VIFLayout;
+static size_t vif_layout(const FloatVIFContext *s, float *buf, VIFLayout *l);
+
 static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatVIFContext *s = f->priv;
@@ -162,7 +167,10 @@ static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
                min, min, s->resize ? " after vif_prescale" : "", s->w, s->h);
         return AVERROR(EINVAL);
     }
-    return 0;
+    s->in_w = geo->width;
+    s->in_h = geo->height;
+    s->buf  = av_malloc_array(vif_layout(s, NULL, NULL), sizeof(*s->buf));
+    return s->buf ? 0 : AVERROR(ENOMEM);
 }
 
 typedef struct VIFRows {
@@ -256,43 +264,64 @@ static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
     return ret;
 }
 
+/* Where each plane of the pyramid and the row scratch lie in buf. */
+struct VIFLayout {
+    float *input[2];            ///< the luma before prescale (resize only)
+    float *planes[SCALES][2];
+    float *rows;
+};
+
+static size_t vif_layout(const FloatVIFContext *s, float *buf, VIFLayout *l)
+{
+    const size_t in_plane = s->resize ? (size_t)s->in_w * s->in_h : 0;
+    size_t total = 2 * in_plane;
+
+    if (l) {
+        l->input[0] = buf;
+        l->input[1] = buf + in_plane;
+    }
+    for (int k = 0; k < SCALES; k++) {
+        size_t size = (size_t)(s->w >> k) * (s->h >> k);
+        if (l) {
+            l->planes[k][0] = buf + total;
+            l->planes[k][1] = buf + total + size;
+        }
+        total += 2 * size;
+    }
+    if (l)
+        l->rows = buf + total;
+    return total + vif_rows_size(s->w);
+}
+
+static void float_vif_close(FFVmafFeature *f)
+{
+    FloatVIFContext *s = f->priv;
+    av_freep(&s->buf);
+}
+
 static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                              const FFVmafPicture *dis, unsigned index,
                              struct FFVmafFeatureCollector *fc)
 {
     const FloatVIFContext *s = f->priv;
     const int in_w = ref->w[0], in_h = ref->h[0];
-    const size_t in_plane = s->resize ? (size_t)in_w * in_h : 0;
     float num[SCALES], den[SCALES];
-    float *buf, *planes[SCALES][2], *p, *rows_buf, *input[2];
-    size_t total = 2 * in_plane + vif_rows_size(s->w);
     int w = s->w, h = s->h;
+    VIFLayout l;
     VIFRows rows;
 
-    for (int k = 0; k < SCALES; k++)
-        total += 2 * (size_t)(w >> k) * (h >> k);
-    if (!(buf = av_malloc_array(total, sizeof(*buf))))
-        return AVERROR(ENOMEM);
-    p = buf;
-    input[0] = p;
-    input[1] = p + in_plane;
-    p += 2 * in_plane;
-    for (int k = 0; k < SCALES; k++) {
-        size_t size = (size_t)(w >> k) * (h >> k);
-        planes[k][0] = p;
-        planes[k][1] = p + size;
-        p += 2 * size;
-    }
-    rows_buf = p;
-    vif_rows_init(&rows, rows_buf, w);
+    if (in_w != s->in_w || in_h != s->in_h)
+        return AVERROR(EINVAL);
+    vif_layout(s, s->buf, &l);
+    vif_rows_init(&rows, l.rows, w);
 
     for (int c = 0; c < 2; c++) {
         const FFVmafPicture *pic = c ? dis : ref;
-        float *dst = s->resize ? input[c] : planes[0][c];
+        float *dst = s->resize ? l.input[c] : l.planes[0][c];
         s->dsp.from_luma(dst, in_w, pic->data[0], pic->linesize[0],
                          in_w, in_h, pic->bpc, -128.0f);
         if (s->resize)
-            ff_vmaf_float_resize(planes[0][c], w, h, dst, in_w, in_w, in_h,
+            ff_vmaf_float_resize(l.planes[0][c], w, h, dst, in_w, in_w, in_h,
                                  s->method);
     }
 
@@ -300,8 +329,8 @@ static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         if (k > 0) {
             /* Scale k is filtered with its own kernel, then decimated. */
             for (int c = 0; c < 2; c++)
-                ff_vmaf_float_conv(&s->dsp, planes[k][c], w / 2, planes[k - 1][c], w,
-                                   w, h, s->taps[k], s->ntaps[k], 2, rows_buf);
+                ff_vmaf_float_conv(&s->dsp, l.planes[k][c], w / 2, l.planes[k - 1][c], w,
+                                   w, h, s->taps[k], s->ntaps[k], 2, l.rows);
             w /= 2;
             h /= 2;
         }
@@ -310,10 +339,9 @@ static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             den[0] = -1.0f;
             continue;
         }
-        vif_statistic(s, planes[k][0], planes[k][1], w, h, k, &rows,
+        vif_statistic(s, l.planes[k][0], l.planes[k][1], w, h, k, &rows,
                       &num[k], &den[k]);
     }
-    av_free(buf);
 
     return vif_write(f, fc, index, num, den);
 }
@@ -325,4 +353,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_vif = {
     .provides  = float_vif_provides,
     .init      = float_vif_init,
     .extract   = float_vif_extract,
+    .close     = float_vif_close,
 };
