@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libavutil/error.h"
 #include "libavutil/mem.h"
@@ -59,6 +60,8 @@ int clip_load_frame(FFVmafPicture *pic, uint8_t **planes, const ClipPair *p,
     }
     fclose(f);
 
+    /* Planar host samples, nothing else set. */
+    memset(pic, 0, sizeof(*pic));
     pic->bpc = p->bpc;
     for (int i = 0; i < 3; i++) {
         size_t count = plane_w[i] * plane_h[i];
