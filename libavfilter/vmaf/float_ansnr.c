@@ -103,10 +103,10 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
     s->dsp.from_luma(src, w, ref->data[0], ref->linesize[0],
                      w, h, ref->bpc, -128.0f);
-    ff_vmaf_float_filter2d(ref_f, w, src, w, w, h, s->ref_kernel, REF_TAPS, tmp);
+    s->dsp.filter2d(ref_f, w, src, w, w, h, s->ref_kernel, REF_TAPS, tmp);
     s->dsp.from_luma(src, w, dis->data[0], dis->linesize[0],
                      w, h, dis->bpc, -128.0f);
-    ff_vmaf_float_filter2d(dis_f, w, src, w, w, h, s->dis_kernel, DIS_TAPS, tmp);
+    s->dsp.filter2d(dis_f, w, src, w, w, h, s->dis_kernel, DIS_TAPS, tmp);
 
     /* Float sums per row, then a float sum of the rows. */
     for (int i = 0; i < h; i++) {

@@ -578,6 +578,7 @@ av_cold void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c)
     c->vif_terms     = ff_vmaf_float_vif_terms;
     c->adm_cm        = ff_vmaf_float_adm_cm;
     c->adm_decouple  = ff_vmaf_float_adm_decouple;
+    c->filter2d      = ff_vmaf_float_filter2d;
 #if ARCH_X86_64
     ff_vmaf_float_dsp_init_x86(c);
 #endif

@@ -232,7 +232,8 @@ void ff_vmaf_float_adm_decouple(float *const dst_r[3], float *const flt_r[3],
 /**
  * The hot kernels above, as function pointers: the C versions
  * (ff_vmaf_float_from_luma, _vfilter, _vfilter_stats, _hfilter,
- * _dwt2_row, _vif_terms, _adm_cm, _adm_decouple) are the reference, and every SIMD version gives the same bits
+ * _dwt2_row, _vif_terms, _adm_cm, _adm_decouple, _filter2d) are the
+ * reference, and every SIMD version gives the same bits
  * for the same arguments. The drivers ff_vmaf_float_conv() and
  * ff_vmaf_float_dwt2() call through them.
  */
@@ -259,6 +260,9 @@ typedef struct FFVmafFloatDSPContext {
                          float *const dst_a[3], float *const flt_a[3],
                          const float *const o[3], const float *const t[3],
                          const float rf[2], double egl, int j0, int j1);
+    void (*filter2d)(float *dst, ptrdiff_t dst_stride,
+                     const float *src, ptrdiff_t src_stride,
+                     int w, int h, const float *k, int n, float *tmp);
 } FFVmafFloatDSPContext;
 
 /** Set the fastest versions this CPU runs. */

@@ -659,6 +659,63 @@ end:
     free(ba);
 }
 
+static void check_filter2d(int t)
+{
+    const char *tier = checkasm_tiers[t]->name;
+    const size_t plane = 12 * (size_t)(MAX_W + 64) + 2 * GUARD;
+    FFVmafFloatDSPContext c, a;
+    float *src = xmalloc(plane * sizeof(float));
+    float *dc = xmalloc(plane * sizeof(float)), *da = xmalloc(plane * sizeof(float));
+    float *tmp = xmalloc((2 * MAX_W + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    float kern[7 * 7];
+    int cases = 0;
+
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&a);
+    if (!tier_differs(t, (const void *)c.filter2d, (const void *)a.filter2d))
+        goto end;
+
+    for (int wi = 0; checkasm_widths[wi]; wi++) {
+        int w = checkasm_widths[wi];
+        for (int m = 0; m < NB_MODES; m++) {
+            /* ANSNR's 3x3 and 5x5 (as float_ansnr builds them), or 7x7 random */
+            int n = 3 + 2 * checkasm_rand_int(3), h;
+            ptrdiff_t ss = w + checkasm_rand_int(32), ds = w + checkasm_rand_int(32);
+            float *s = src + misalign();
+            int off = GUARD + misalign();
+
+            if (w <= n / 2)
+                n = 3;
+            if (w <= n / 2)
+                continue;
+            h = n / 2 + 1 + checkasm_rand_int(10 - n / 2);
+            for (int q = 0; q < n * n; q++)
+                kern[q] = n == 7 ? fsample(8, q)
+                                 : (float)((1 + checkasm_rand_int(40)) / (n == 3 ? 16.0 : 571.0));
+            ffill(s, (size_t)h * ss, m);
+            poison(dc, plane);
+            poison(da, plane);
+            c.filter2d(dc + off, ds, s, ss, w, h, kern, n, tmp);
+            a.filter2d(da + off, ds, s, ss, w, h, kern, n, tmp);
+            if (memcmp(dc, da, plane * sizeof(float))) {
+                size_t d = first_diff(dc, da, plane);
+                checkasm_fail("float", tier, "filter2d",
+                              "w %d h %d n %d mode %d: dst[%d] = %a, C %a",
+                              w, h, n, m, (int)d - off, da[d], dc[d]);
+            }
+            cases++;
+        }
+    }
+    checkasm_report("float", tier, "filter2d", cases);
+end:
+    free(src);
+    free(dc);
+    free(da);
+    free(tmp);
+}
+
 /* The drivers through each tier's pointers: whole planes, both decimations. */
 static void check_drivers(int t)
 {
@@ -738,16 +795,16 @@ end:
 
 static void bench(void)
 {
-    enum { BW = 1920, BH = 1080, NB = 11 };
+    enum { BW = 1920, BH = 1080, NB = 12 };
     const char *names[NB] = {
         "from_luma", "from_luma", "vfilter", "vfilter_stats",
         "hfilter", "hfilter", "dwt2_row", "conv (driver)", "vif_terms",
-        "adm_decouple", "adm_cm",
+        "adm_decouple", "adm_cm", "filter2d",
     };
     const char *what[NB] = {
         "8-bit 1080p", "10-bit 1080p", "1920 row, 17 taps", "1920 row, 17 taps",
         "1920 row, 17 taps", "960 of 1920, 9 taps", "1920 row", "1080p, 5 taps",
-        "1920 row", "960 row", "960 row",
+        "1920 row", "960 row", "960 row", "1080p, 5x5",
     };
     static const float blur5[] = { 0.054488685f, 0.244201342f, 0.402619947f,
                                    0.244201342f, 0.054488685f };
@@ -807,6 +864,12 @@ static void bench(void)
                                               (const float *const *)(d + 6), mf,
                                               48, BW / 2 - 48, BW / 2, 0));
         }
+        {
+            float k25[25];
+            for (int q = 0; q < 25; q++)
+                k25[q] = (float)((1 + q % 7) / 571.0);
+            CHECKASM_TIME(ns[t][11], c.filter2d(dst, BW, x, BW, BW, BH, k25, 5, tmp));
+        }
     }
     for (int t = 1; t < checkasm_nb_tiers; t++)
         for (int k = 0; k < NB; k++)
@@ -838,6 +901,7 @@ void checkasm_check_float(void)
         check_vif_terms(t, &b);
         check_adm_decouple(t);
         check_adm_cm(t);
+        check_filter2d(t);
         check_drivers(t);
     }
     bufs_free(&b);

@@ -588,4 +588,66 @@ void ff_vmaf_float_adm_decouple_avx2(float *const dst_r[3], float *const flt_r[3
         ff_vmaf_float_adm_decouple(dst_r, flt_r, dst_a, flt_a, o, t, rf, egl, j, j1);
 }
 
+/* ANSNR's border: reflect-101 before the start, symmetric after the end. */
+static av_always_inline int mirror_2d(int t, int n)
+{
+    return t < 0 ? -t : t >= n ? 2 * n - 1 - t : t;
+}
+
+/*
+ * Each output sums, kernel row by kernel row, a float sum of that row's
+ * products, as the C does through its padded row; here the interior
+ * columns read the source rows directly (the padded row equals them
+ * there), and the r columns at each edge take the mirror in scalar code.
+ */
+void ff_vmaf_float_filter2d_avx2(float *dst, ptrdiff_t dst_stride,
+                                 const float *src, ptrdiff_t src_stride,
+                                 int w, int h, const float *k, int n, float *tmp)
+{
+    const int r = n / 2;
+    const float *rows[FF_VMAF_FLOAT_MAX_TAPS];
+
+    for (int i = 0; i < h; i++) {
+        float *d = dst + i * dst_stride;
+        int j = 0;
+
+        for (int fi = 0; fi < n; fi++)
+            rows[fi] = src + mirror_2d(i - r + fi, h) * src_stride;
+        for (; j < w; j++) {
+            float acc = 0.0f;
+            if (j >= r && j + 8 + r <= w)
+                break;
+            for (int fi = 0; fi < n; fi++) {
+                float inner = 0.0f;
+                for (int fj = 0; fj < n; fj++)
+                    inner += k[fi * n + fj] * rows[fi][mirror_2d(j - r + fj, w)];
+                acc += inner;
+            }
+            d[j] = acc;
+        }
+        for (; j + 8 + r <= w; j += 8) {
+            __m256 acc = _mm256_setzero_ps();
+            for (int fi = 0; fi < n; fi++) {
+                const float *p = rows[fi] + j - r;
+                __m256 inner = _mm256_setzero_ps();
+                for (int fj = 0; fj < n; fj++)
+                    inner = madd(inner, _mm256_set1_ps(k[fi * n + fj]),
+                                 _mm256_loadu_ps(p + fj));
+                acc = _mm256_add_ps(acc, inner);
+            }
+            _mm256_storeu_ps(d + j, acc);
+        }
+        for (; j < w; j++) {
+            float acc = 0.0f;
+            for (int fi = 0; fi < n; fi++) {
+                float inner = 0.0f;
+                for (int fj = 0; fj < n; fj++)
+                    inner += k[fi * n + fj] * rows[fi][mirror_2d(j - r + fj, w)];
+                acc += inner;
+            }
+            d[j] = acc;
+        }
+    }
+}
+
 FF_VMAF_TARGET_END

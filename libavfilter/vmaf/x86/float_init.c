@@ -34,5 +34,6 @@ av_cold void ff_vmaf_float_dsp_init_x86(FFVmafFloatDSPContext *c)
         c->vif_terms     = ff_vmaf_float_vif_terms_avx2;
         c->adm_cm        = ff_vmaf_float_adm_cm_avx2;
         c->adm_decouple  = ff_vmaf_float_adm_decouple_avx2;
+        c->filter2d      = ff_vmaf_float_filter2d_avx2;
     }
 }

@@ -51,5 +51,8 @@ void ff_vmaf_float_adm_decouple_avx2(float *const dst_r[3], float *const flt_r[3
                                      float *const dst_a[3], float *const flt_a[3],
                                      const float *const o[3], const float *const t[3],
                                      const float rf[2], double egl, int j0, int j1);
+void ff_vmaf_float_filter2d_avx2(float *dst, ptrdiff_t dst_stride,
+                                 const float *src, ptrdiff_t src_stride,
+                                 int w, int h, const float *k, int n, float *tmp);
 
 #endif /* AVFILTER_VMAF_X86_FLOAT_SIMD_H */
