@@ -489,6 +489,7 @@ end:
 
 #define BW 1920
 #define BH 1080
+#define NB_BENCH 16
 
 static void bench(void)
 {
@@ -497,26 +498,62 @@ static void bench(void)
     uint16_t *src16 = xmalloc(2 * n), *img = xmalloc(2 * n);
     uint16_t *tmp = xmalloc(FF_VMAF_CAMBI_MASK_TMP(BW) * 2);
     FFVmafCambiDSPContext ctx[8];
-    double ns[8][12];
+    double ns[8][NB_BENCH];
     volatile int sink = 0;
     int nb = checkasm_nb_tiers < 8 ? checkasm_nb_tiers : 8;
-    static const char *const names[12] = {
+    static const char *const names[NB_BENCH] = {
         "dither_row_8", "convert_row_16", "zero_deriv", "mask_row", "decimate_row",
         "mode_h", "mode_v", "preprocess (driver)", "preprocess (driver)",
         "spatial_mask (driver)", "mode_filter (driver)", "decimate (driver)",
+        "mask_bits", "hist_add", "hist_sub", "c_values (driver)",
     };
-    static const char *const whats[12] = {
+    static const char *const whats[NB_BENCH] = {
         "1920 row", "1920 row 10-bit", "1920 row", "1920 row", "1920 row",
         "1920 row", "1920 row", "8-bit 1080p", "10-bit 1080p", "1080p",
-        "1080p", "1080p",
+        "1080p", "1080p", "1920 row", "1920 row", "1920 row", "1080p, window 33",
     };
 
+    static uint32_t lane_of[FF_VMAF_CAMBI_MAX_SAMPLE + 1], active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
+    static float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
+    static const int weights[5] = { 0, 1, 2, 3, 4 };
+    static FFVmafCambiTopk st;
+    FFVmafCambiParams p = {
+        .window = 33, .nb_diffs = 4, .max_value = 704, .active = active,
+        .weights = weights, .recip = recip,
+    };
+    const int ncols = BW + 33, dummy = 709;
+    const uint32_t dl = (dummy >> 2) * 4 * ncols + (dummy & 3);
+    uint64_t *bits = xmalloc(BW / 8);
+    uint32_t *off = xmalloc(BW * 4);
+    uint16_t *lanes = xmalloc((size_t)(dummy / 4 + 2) * ncols * 8);
+    float *cv = xmalloc(n * 4);
+    uint8_t *cmask = xmalloc(n);
+    void *ctmp = xmalloc(ff_vmaf_cambi_c_values_tmp_size(BW, &p));
+
+    for (int x = 0; x <= FF_VMAF_CAMBI_MAX_SAMPLE; x++) {
+        int b = x <= 700 ? x + 4 : dummy;
+        lane_of[x] = (b >> 2) * 4 * ncols + (b & 3);
+        active[x] = x <= 700 ? 15 : 0;
+    }
+    ff_vmaf_cambi_recip_init(recip);
+    memset(lanes, 0, (size_t)(dummy / 4 + 2) * ncols * 8);
     checkasm_fill8(src8, n + 64);
     checkasm_fill16(src16, n, 10);
     /* flat patches, as the masked areas are */
     for (size_t i = 0; i < n; i++)
         if ((i / 7) % 3)
             src16[i] = src16[i - i % 7];
+    /* the c-values of a smooth gradient in 10 bits, flat bands of 40 columns,
+     * masked in 3/4 of 64-pixel blocks */
+    {
+        uint16_t *g = xmalloc(2 * n);
+        for (size_t i = 0; i < n; i++) {
+            g[i] = 300 + (i % BW) / 40 + (i / BW) / 90;
+            cmask[i] = ((i % BW) / 64 + (i / BW) / 64) % 4 != 0;
+        }
+        memcpy(img, g, 2 * n);
+        free(g);
+    }
     for (int t = 0; t < nb; t++) {
         FFVmafCambiDSPContext *c = &ctx[t];
         checkasm_init_tier(t);
@@ -542,12 +579,27 @@ static void bench(void)
         memcpy(img, src16, 2 * n);
         CHECKASM_TIME(ns[t][10], ff_vmaf_cambi_mode_filter(c, img, BW, BW, BH, tmp));
         CHECKASM_TIME(ns[t][11], ff_vmaf_cambi_decimate(c, img, BW, mask, BW, BW, BH));
+        CHECKASM_TIME(ns[t][12], c->mask_bits(bits, mask, BW));
+        CHECKASM_TIME(ns[t][13], c->hist_add(lanes, off, src16, mask + 4 * BW, lane_of,
+                                             dl, 4 * 17, BW));
+        CHECKASM_TIME(ns[t][14], c->hist_sub(lanes, off, BW));
+        c->hist_add(lanes, off, src16, mask + 4 * BW, lane_of, dl, 4 * 17, BW);
+        for (size_t i = 0; i < n; i++)
+            img[i] = 300 + (i % BW) / 40 + (i / BW) / 90;
+        CHECKASM_TIME(ns[t][15], ff_vmaf_cambi_c_values(c, cv, img, BW, cmask, BW, BW, BH,
+                                                        &p, ctmp, &st));
         sink += img[0];
     }
     for (int t = 1; t < nb; t++)
-        for (int k = 0; k < 12; k++)
+        for (int k = 0; k < NB_BENCH; k++)
             checkasm_bench_report("cambi", names[k], whats[k], checkasm_tiers[t]->name,
                                   ns[t][k], ns[0][k]);
+    free(bits);
+    free(off);
+    free(lanes);
+    free(cv);
+    free(cmask);
+    free(ctmp);
     free(src8);
     free(mask);
     free(src16);
