@@ -446,8 +446,8 @@ static double cambi_score(const CambiContext *s, const CambiSize *sz,
         ff_vmaf_cambi_mode_filter(&s->dsp, b.img, sz->w, w, h, b.line);
         ff_vmaf_cambi_c_values(&s->dsp, b.c, b.img, sz->w, b.mask, sz->w, w, h,
                                &params, b.c_tmp, b.topk);
-        mean = ff_vmaf_cambi_topk_mean(b.c, w * h, s->eff_topk, b.topk,
-                                       b.topk_tmp);
+        mean = ff_vmaf_cambi_topk_mean(b.c, w, h, b.mask, sz->w, s->eff_topk,
+                                       b.topk, b.topk_tmp);
         score += mean * scale_weights[scale - sz->high_res];
     }
     score /= (double)(sz->window * sz->window);

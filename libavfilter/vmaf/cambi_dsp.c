@@ -475,8 +475,8 @@ void c_values_row(float *c, const uint16_t *v, const uint64_t *bits, int w,
     int wlo = -1, pos = -2, last_v = -1, same = 0;
     float last_c = 0.0f;
 
-    memset(c, 0, w * sizeof(*c));
-    /* the masked pixels, from their bits */
+    /* the masked pixels, from their bits; c is left unwritten elsewhere
+     * (see ff_vmaf_cambi_topk_mean()) */
     for (int k = 0; k < (w + 63) >> 6; k++)
     for (uint64_t left = bits[k]; left; left &= left - 1) {
         const int j = (k << 6) + ff_ctzll(left);
@@ -485,8 +485,10 @@ void c_values_row(float *c, const uint16_t *v, const uint64_t *bits, int w,
         int vj, qlo, qhi, p0;
         float cmax;
 
-        if (!(act = active[vj = v[j]]))
+        if (!(act = active[vj = v[j]])) {
+            c[j] = 0.0f;
             continue;
+        }
         if (j == pos + 1) {
             /* Slide by one column. In flat areas the columns that enter
              * and leave often carry the same counts: then nothing changed
@@ -647,15 +649,29 @@ static double topk_sum_select(float *a, int n, int k)
     return sum;
 }
 
-double ff_vmaf_cambi_topk_mean(float *c, int n, double topk,
+/* The zeros of the pixels outside the mask, which the c-values leave out:
+ * most frames need no pass over c at all. */
+static void zero_unmasked(float *c, int w, int h, const uint8_t *mask,
+                          ptrdiff_t mstride)
+{
+    for (int i = 0; i < h; i++, c += w, mask += mstride)
+        for (int j = 0; j < w; j++)
+            if (!mask[j])
+                c[j] = 0.0f;
+}
+
+double ff_vmaf_cambi_topk_mean(float *c, int w, int h, const uint8_t *mask,
+                               ptrdiff_t mstride, double topk,
                                const FFVmafCambiTopk *st, uint32_t *tmp)
 {
-    int k = (int)(topk * n);
+    int n = w * h, k = (int)(topk * n);
     uint64_t sum = 0;
 
     k = k < 1 ? 1 : k > n ? n : k;
-    if (st->out_of_range)
+    if (st->out_of_range) {
+        zero_unmasked(c, w, h, mask, mstride);
         return topk_sum_select(c, n, k) / k;
+    }
 
     /*
      * Pick the top k by radix on the float bits and add them exactly in
@@ -671,6 +687,8 @@ double ff_vmaf_cambi_topk_mean(float *c, int n, double topk,
          * above it, and the largest of that bin by their low 16 bits. */
         uint32_t *hist2 = tmp;
         int bin, above = 0, taken;
+
+        zero_unmasked(c, w, h, mask, mstride);
         for (bin = FF_VMAF_CAMBI_TOPK_BINS - 1; bin > 0; bin--) {
             if (above + (int)st->hist[bin] >= k)
                 break;
@@ -696,7 +714,10 @@ double ff_vmaf_cambi_topk_mean(float *c, int n, double topk,
             taken += cnt;
         }
     }
-    if (sum >= (UINT64_C(1) << 53))
+    if (sum >= (UINT64_C(1) << 53)) {
+        if (st->nonzero <= k)
+            zero_unmasked(c, w, h, mask, mstride);
         return topk_sum_select(c, n, k) / k;
+    }
     return (double)sum * 0x1p-24 / k;
 }

@@ -188,10 +188,13 @@ typedef struct FFVmafCambiTopk {
 size_t ff_vmaf_cambi_c_values_tmp_size(int w, const FFVmafCambiParams *p);
 
 /**
- * Banding confidence of every pixel (0 outside the mask), row-major with
- * stride w into c, and its top-k statistics into st.
+ * Banding confidence of every masked pixel, row-major with stride w into c,
+ * and the top-k statistics of all pixels into st. The pixels outside the
+ * mask have confidence 0, but c is left unwritten there:
+ * ff_vmaf_cambi_topk_mean() writes those zeros only when it reads c.
  */
-void ff_vmaf_cambi_c_values(const FFVmafCambiDSPContext *dsp, float *c, const uint16_t *img, ptrdiff_t stride,
+void ff_vmaf_cambi_c_values(const FFVmafCambiDSPContext *dsp, float *c,
+                            const uint16_t *img, ptrdiff_t stride,
                             const uint8_t *mask, ptrdiff_t mstride,
                             int w, int h, const FFVmafCambiParams *p,
                             void *tmp, FFVmafCambiTopk *st);
@@ -200,11 +203,12 @@ void ff_vmaf_cambi_c_values(const FFVmafCambiDSPContext *dsp, float *c, const ui
 #define FF_VMAF_CAMBI_TOPK_TMP 65536
 
 /**
- * Mean of the k = clip((int)(topk * n), 1, n) largest of the n values of c,
- * with the bits of libvmaf's sequential double sum; st from
- * ff_vmaf_cambi_c_values(). c may be reordered.
+ * Mean of the k = clip((int)(topk * n), 1, n) largest of the n = w * h
+ * c-values, with the bits of libvmaf's sequential double sum; c, mask and
+ * st as ff_vmaf_cambi_c_values() left them. c may be reordered.
  */
-double ff_vmaf_cambi_topk_mean(float *c, int n, double topk,
+double ff_vmaf_cambi_topk_mean(float *c, int w, int h, const uint8_t *mask,
+                               ptrdiff_t mstride, double topk,
                                const FFVmafCambiTopk *st, uint32_t *tmp);
 
 #endif /* AVFILTER_VMAF_CAMBI_DSP_H */

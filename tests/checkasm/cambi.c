@@ -436,9 +436,11 @@ static void check_c_values(int t)
     FFVmafCambiDSPContext c, a;
     uint16_t *img = xmalloc(CW * CH * 2);
     uint8_t *mask = xmalloc(CW * CH);
-    float *vc = xmalloc(CW * CH * 4), *va = xmalloc(CW * CH * 4);
+    float *vc = xmalloc(CW * CH * 4), *va = xmalloc(CW * CH * 4), *vz = xmalloc(CW * CH * 4);
+    uint32_t *ttmp = xmalloc(FF_VMAF_CAMBI_TOPK_TMP * sizeof(*ttmp));
     void *tmp = NULL;
-    int cases = 0;
+    int cases = 0, tk_cases = 0, tk_bad = 0;
+    char tk_msg[3][128];
 
     checkasm_init_tier(0);
     ff_vmaf_cambi_dsp_init(&c);
@@ -469,15 +471,41 @@ static void check_c_values(int t)
         tmp = realloc(tmp, ff_vmaf_cambi_c_values_tmp_size(w, &p));
         if (!tmp)
             exit(1);
+        /* the pixels outside the mask are left as they were */
+        memset(vc, 0x7f, (size_t)w * h * 4);
+        memset(va, 0x7f, (size_t)w * h * 4);
         ff_vmaf_cambi_c_values(&c, vc, img, w, mask, w, w, h, &p, tmp, &stc);
         ff_vmaf_cambi_c_values(&a, va, img, w, mask, w, w, h, &p, tmp, &sta);
         if (memcmp(vc, va, (size_t)w * h * 4) || memcmp(&stc, &sta, sizeof(stc)))
             checkasm_fail("cambi", tier, "c_values (driver)",
                           "%dx%d window %d nd %d fill %d differs", w, h, p.window, nd, m);
         cases++;
+
+        /* The top-k mean writes the zeros outside the mask when it reads
+         * c: the same bits as from a c zeroed beforehand. */
+        memset(vz, 0, (size_t)w * h * 4);
+        ff_vmaf_cambi_c_values(&c, vz, img, w, mask, w, w, h, &p, tmp, &stc);
+        for (int q = 0; q < 5; q++) {
+            static const double topks[5] = { 0.0001, 0.01, 0.1, 0.6, 1.0 };
+            double m1, m2;
+            memcpy(va, vc, (size_t)w * h * 4);
+            m1 = ff_vmaf_cambi_topk_mean(va, w, h, mask, w, topks[q], &stc, ttmp);
+            memcpy(va, vz, (size_t)w * h * 4);
+            m2 = ff_vmaf_cambi_topk_mean(va, w, h, mask, w, topks[q], &stc, ttmp);
+            /* reported after the c-value report, which ends its own count */
+            if (memcmp(&m1, &m2, sizeof(m1)) && tk_bad < 3)
+                snprintf(tk_msg[tk_bad++], sizeof(tk_msg[0]), "%dx%d topk %g: %a, zeroed c %a",
+                         w, h, topks[q], m1, m2);
+            tk_cases++;
+        }
     }
     checkasm_report("cambi", tier, "c_values (driver)", cases);
+    for (int i = 0; i < tk_bad; i++)
+        checkasm_fail("cambi", tier, "topk_mean (lazy zeros)", "%s", tk_msg[i]);
+    checkasm_report("cambi", tier, "topk_mean (lazy zeros)", tk_cases);
 end:
+    free(vz);
+    free(ttmp);
     free(img);
     free(mask);
     free(vc);
