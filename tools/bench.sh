@@ -30,6 +30,7 @@ checkasm=${CHECKASM:-build/checkasm}
 dir=${BENCH_DIR:-build/bench}
 all_threads=$(nproc)
 threads=${BENCH_THREADS:-"1 2 $all_threads"}
+threads=$(echo $threads | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 sizes=${BENCH_SIZES:-"sd hd 4k"}
 mkdir -p "$dir"
 
