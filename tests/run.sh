@@ -118,6 +118,22 @@ else
     fail "checkasm (does not compile)"
 fi
 
+# ---- the engine's capacity benchmark (tests/engine_bench.c): builds and runs ----
+# Its speed is measured by tools/cpu-evidence.sh, not here; here it must
+# score its frames, with the same pooled VMAF for one and two threads.
+
+if $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/engine_bench.c" \
+       $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/engine_bench" &&
+   "$build/engine_bench" -s 160x96 -n 4 -f 12 -t 1 -B cpu > "$build/engine_bench.log" 2>&1 &&
+   "$build/engine_bench" -s 160x96 -n 4 -f 12 -t 2 -B cpu >> "$build/engine_bench.log" 2>&1 &&
+   [ "$(sed -n 's/.*mean score \([0-9.]*\)$/\1/p' "$build/engine_bench.log" | sort -u | wc -l)" = 1 ] &&
+   grep -q 'engine: [0-9.]* fps' "$build/engine_bench.log"; then
+    pass "engine_bench: 12 frames scored, the same mean score with 1 and 2 threads"
+else
+    fail "engine_bench: does not build, fails, or scores differently with 2 threads"
+    cat "$build/engine_bench.log" 2>/dev/null | tail -3
+fi
+
 # ---- samples above the depth's maximum: scored as the clamped picture ----
 
 . "$top/tests/range.sh"
