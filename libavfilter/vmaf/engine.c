@@ -429,12 +429,12 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
     return ff_vmaf_engine_push_frames(e, ref, dis, NULL, 0);
 }
 
-/* Score frame e->nb_pushed before returning. */
-static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPicture *dis,
-                    FFVmafPicture clamped[2], FFVmafPicture views[2])
+/* Score frame e->nb_pushed on this thread, the CPU's part before returning. */
+static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPicture *dis)
 {
     unsigned index = e->nb_pushed;
-    int nb_jobs = 0, ret;
+    FFVmafPicture views[2], clamped[2];
+    int ret;
 
     clamped[0] = *ref;
     clamped[1] = *dis;
@@ -465,12 +465,6 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
         }
     }
 
-    for (int i = 0; i < e->nb_features; i++) {
-        FFVmafFeature *f = e->features[i];
-        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
-            e->jobs[nb_jobs++] = f;
-    }
-
     /* Frame 0 runs in registration order on this thread (its GPU values
      * read back in their turn) so that output keys are created, and
      * logged, in the same order for any thread count and backend. */
@@ -490,24 +484,20 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
         }
         e->gpu_collected = e->gpu ? 1 : 0;
     } else {
-        for (int i = 0; i < nb_jobs; i++) {
-            FFVmafFeature *f = e->jobs[i];
-            if ((ret = f->ex->extract(f, ref, dis, index, e->fc)) < 0)
+        for (int i = 0; i < e->nb_features; i++) {
+            FFVmafFeature *f = e->features[i];
+            if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index) &&
+                (ret = f->ex->extract(f, ref, dis, index, e->fc)) < 0)
                 return ret;
         }
     }
-    e->nb_pushed++;
-    /* Read back the previous frame while this one runs on the GPU. */
-    if (e->gpu && index > 0 && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
-        return ret;
-    return ff_vmaf_engine_score_models(e);
+    return 0;
 }
 
 int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
                                const FFVmafPicture *dis, AVFrame **hold, int nb_hold)
 {
     unsigned index = e->nb_pushed;
-    FFVmafPicture views[2], clamped[2];
     int ret;
 
     if (!e->configured || e->flushed) {
@@ -521,20 +511,23 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
         /* The GPU's work is queued here, in order; the CPU's goes to the
          * workers, and the GPU's values of the previous frame are read
          * back while they compute. */
-        if (e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0) {
+        if ((e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0) ||
+            (ret = ff_vmaf_engine_frames_push(e, ref, dis, hold, nb_hold)) < 0) {
             free_held(hold, nb_hold);
             return ret;
         }
-        if ((ret = ff_vmaf_engine_frames_push(e, ref, dis, hold, nb_hold)) < 0)
+    } else {
+        ret = push_now(e, ref, dis);
+        free_held(hold, nb_hold);
+        if (ret < 0)
             return ret;
-        e->nb_pushed++;
-        if (e->gpu && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
-            return ret;
-        return ff_vmaf_engine_score_models(e);
     }
-    ret = push_now(e, ref, dis, clamped, views);
-    free_held(hold, nb_hold);
-    return ret;
+    e->nb_pushed++;
+    /* Read back the previous frame while this one runs on the GPU (frame 0
+     * has nothing before it; without frame workers it was read at once). */
+    if (e->gpu && index > 0 && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
+        return ret;
+    return ff_vmaf_engine_score_models(e);
 }
 
 int ff_vmaf_engine_flush(FFVmafEngine *e)

@@ -321,11 +321,8 @@ int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
         ff_cond_wait(&fr->cond, &fr->lock);
     ret = fr->err;
     ff_mutex_unlock(&fr->lock);
-    if (ret < 0) {
-        for (int i = 0; i < nb_hold; i++)
-            av_frame_free(&hold[i]);
+    if (ret < 0)
         return ret;
-    }
 
     for (int w = 0; w < 2; w++) {
         s->pic[w] = *in[w];
@@ -336,16 +333,10 @@ int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
         /* Samples above the depth's maximum: clamped here, in order, so
          * that the warning names the first such frame. */
         if ((ret = ff_vmaf_engine_clamp(e, w, &s->buf[w], &s->pic[w])) < 0)
-            break;
+            return ret;
     }
-    for (int i = 0; i < nb_hold; i++) {
-        if (ret < 0)
-            av_frame_free(&hold[i]);
-        else
-            s->hold[s->nb_hold++] = hold[i];
-    }
-    if (ret < 0)
-        return ret;
+    for (int i = 0; i < nb_hold; i++)
+        s->hold[s->nb_hold++] = hold[i];
 
     ff_mutex_lock(&fr->lock);
     s->index = index;
@@ -377,16 +368,6 @@ void ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, uns
             fr->turn[i] = index;
     ff_cond_broadcast(&fr->cond);
     ff_mutex_unlock(&fr->lock);
-}
-
-int ff_vmaf_engine_frames_error(FFVmafEngine *e)
-{
-    EngineFrames *fr = e->frames;
-    int ret;
-    ff_mutex_lock(&fr->lock);
-    ret = fr->err;
-    ff_mutex_unlock(&fr->lock);
-    return ret;
 }
 
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e)

@@ -80,7 +80,6 @@ struct FFVmafEngine {
      * the caller's thread. */
     struct EngineFrames *frames;
     int nb_threads;
-    FFVmafFeature *jobs[MAX_FEATURES];
 };
 
 int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
@@ -102,10 +101,10 @@ int  ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture
 typedef struct EngineFrames EngineFrames;
 int      ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads);
 void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
+/* Queues the frame; takes over hold[] only when it succeeds. */
 int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, AVFrame **hold, int nb_hold);
 int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
-int      ff_vmaf_engine_frames_error(FFVmafEngine *e);
 /* A GPU twin turned CPU extractor (no frame in flight): the workers run it
  * from frame index on. */
 void     ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
