@@ -41,16 +41,6 @@ static const char *const func_names[NB_FUNCS] = {
     "decimate_row", "mode_h", "mode_v", "mask_bits", "hist_add", "hist_sub",
 };
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Sample i for a fill mode: random, 0, max, alternating 0/max (both
  * phases), random among the 3 largest values (ties everywhere: the mode
  * filter's and the derivatives' cases), random runs of equal values. */
@@ -359,10 +349,10 @@ static void check_planes(int t)
     const char *tier = checkasm_tiers[t]->name;
     FFVmafCambiDSPContext c, a;
     size_t n = (size_t)(PW + 64) * (PH + 2);
-    uint8_t *src = xmalloc(2 * n + 64);
-    uint16_t *ic = xmalloc(n * 2), *ia = xmalloc(n * 2);
-    uint8_t *mc = xmalloc(n), *ma = xmalloc(n);
-    uint16_t *tmp = xmalloc(FF_VMAF_CAMBI_MASK_TMP(PW + 64) * 2);
+    uint8_t *src = checkasm_malloc(2 * n + 64);
+    uint16_t *ic = checkasm_malloc(n * 2), *ia = checkasm_malloc(n * 2);
+    uint8_t *mc = checkasm_malloc(n), *ma = checkasm_malloc(n);
+    uint16_t *tmp = checkasm_malloc(FF_VMAF_CAMBI_MASK_TMP(PW + 64) * 2);
     int cases = 0;
 
     checkasm_init_tier(0);
@@ -434,10 +424,10 @@ static void check_c_values(int t)
     static float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
     static FFVmafCambiTopk stc, sta;
     FFVmafCambiDSPContext c, a;
-    uint16_t *img = xmalloc(CW * CH * 2);
-    uint8_t *mask = xmalloc(CW * CH);
-    float *vc = xmalloc(CW * CH * 4), *va = xmalloc(CW * CH * 4), *vz = xmalloc(CW * CH * 4);
-    uint32_t *ttmp = xmalloc(FF_VMAF_CAMBI_TOPK_TMP * sizeof(*ttmp));
+    uint16_t *img = checkasm_malloc(CW * CH * 2);
+    uint8_t *mask = checkasm_malloc(CW * CH);
+    float *vc = checkasm_malloc(CW * CH * 4), *va = checkasm_malloc(CW * CH * 4), *vz = checkasm_malloc(CW * CH * 4);
+    uint32_t *ttmp = checkasm_malloc(FF_VMAF_CAMBI_TOPK_TMP * sizeof(*ttmp));
     void *tmp = NULL;
     int cases = 0, tk_cases = 0, tk_bad = 0;
     char tk_msg[3][128];
@@ -522,9 +512,9 @@ end:
 static void bench(void)
 {
     size_t n = (size_t)BW * BH;
-    uint8_t *src8 = xmalloc(n + 64), *mask = xmalloc(n);
-    uint16_t *src16 = xmalloc(2 * n), *img = xmalloc(2 * n);
-    uint16_t *tmp = xmalloc(FF_VMAF_CAMBI_MASK_TMP(BW) * 2);
+    uint8_t *src8 = checkasm_malloc(n + 64), *mask = checkasm_malloc(n);
+    uint16_t *src16 = checkasm_malloc(2 * n), *img = checkasm_malloc(2 * n);
+    uint16_t *tmp = checkasm_malloc(FF_VMAF_CAMBI_MASK_TMP(BW) * 2);
     FFVmafCambiDSPContext ctx[8];
     double ns[8][NB_BENCH];
     volatile int sink = 0;
@@ -551,12 +541,12 @@ static void bench(void)
     };
     const int ncols = BW + 33, dummy = 709;
     const uint32_t dl = (dummy >> 2) * 4 * ncols + (dummy & 3);
-    uint64_t *bits = xmalloc(BW / 8);
-    uint32_t *off = xmalloc(BW * 4);
-    uint16_t *lanes = xmalloc((size_t)(dummy / 4 + 2) * ncols * 8);
-    float *cv = xmalloc(n * 4);
-    uint8_t *cmask = xmalloc(n);
-    void *ctmp = xmalloc(ff_vmaf_cambi_c_values_tmp_size(BW, &p));
+    uint64_t *bits = checkasm_malloc(BW / 8);
+    uint32_t *off = checkasm_malloc(BW * 4);
+    uint16_t *lanes = checkasm_malloc((size_t)(dummy / 4 + 2) * ncols * 8);
+    float *cv = checkasm_malloc(n * 4);
+    uint8_t *cmask = checkasm_malloc(n);
+    void *ctmp = checkasm_malloc(ff_vmaf_cambi_c_values_tmp_size(BW, &p));
 
     for (int x = 0; x <= FF_VMAF_CAMBI_MAX_SAMPLE; x++) {
         int b = x <= 700 ? x + 4 : dummy;
@@ -577,7 +567,7 @@ static void bench(void)
     /* the c-values of a smooth gradient in 10 bits, flat bands of 40 columns,
      * masked in 3/4 of 64-pixel blocks */
     {
-        uint16_t *g = xmalloc(2 * n);
+        uint16_t *g = checkasm_malloc(2 * n);
         for (size_t i = 0; i < n; i++) {
             g[i] = 300 + (i % BW) / 40 + (i / BW) / 90;
             cmask[i] = ((i % BW) / 64 + (i / BW) / 64) % 4 != 0;

@@ -61,6 +61,16 @@ const int checkasm_widths[] = {
     65, 95, 127, 129, 255, 333, 576, 719, 1023, 1920, 0
 };
 
+void *checkasm_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
 uint32_t checkasm_rand(void)
 {
     /* xorshift64* */

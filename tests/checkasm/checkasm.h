@@ -48,10 +48,31 @@ extern int checkasm_nb_tiers;
  */
 void checkasm_init_tier(int t);
 
+/** malloc(), or the program ends with "out of memory". */
+void *checkasm_malloc(size_t n);
+
+/**
+ * Whether tier t's version fn of a function is its own (not the C one c_fn
+ * the tier fell back to): only those are checked against C.
+ */
+static inline int checkasm_tier_differs(int t, const void *c_fn, const void *fn)
+{
+    return t > 0 && fn != c_fn;
+}
+
 /** Uniform 32-bit random numbers from the --seed given (or a fixed one). */
 uint32_t checkasm_rand(void);
 /** In [0, n). */
 static inline int checkasm_rand_int(int n) { return (int)(checkasm_rand() % (unsigned)n); }
+
+/**
+ * A random misaligned start offset in bytes for samples of `bytes` bytes:
+ * 1..31 for bytes, 2..30 (even) for 16-bit samples.
+ */
+static inline size_t checkasm_misalign(int bytes)
+{
+    return bytes == 1 ? 1 + checkasm_rand_int(31) : 2 * (1 + checkasm_rand_int(15));
+}
 
 /** Fill n bytes / 16-bit samples (of depth bits) with random values. */
 void checkasm_fill8(uint8_t *buf, size_t n);

@@ -33,16 +33,6 @@
 
 #define MAX_W 2000
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static void fill(uint8_t *buf, size_t n, int bpc, int mode)
 {
     unsigned max = (1u << bpc) - 1;
@@ -64,7 +54,7 @@ static void check_row(int t)
     int cases = 0, tested = 0;
 
     for (int i = 0; i < 6; i++)
-        buf[i] = xmalloc((MAX_W + 32) * 2);
+        buf[i] = checkasm_malloc((MAX_W + 32) * 2);
     for (int di = 0; di < 4; di++) {
         int bpc = depths[di], bytes = bpc > 8 ? 2 : 1;
         FFVmafCiedeDSPContext c, a;

@@ -40,16 +40,6 @@
 #define MAX_H    72
 #define NB_MODES 9
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* A float sample for a fill mode: random pixel-like values with fractions,
  * 0, the largest and smallest luma after the -128 offset, alternations,
  * signed zeros among random values, and wide random values. */
@@ -84,11 +74,6 @@ static void poison(float *buf, size_t n)
 static int misalign(void)
 {
     return 1 + checkasm_rand_int(7);
-}
-
-static int tier_differs(int t, const void *c_fn, const void *fn)
-{
-    return t > 0 && fn != c_fn;
 }
 
 static size_t first_diff(const float *a, const float *b, size_t n)
@@ -155,15 +140,15 @@ static void check_from_luma(int t)
     FFVmafFloatDSPContext c, a;
     const int H = 3;
     size_t ls_max = (MAX_W + 64) * 2, out = (size_t)H * (MAX_W + 16) + 2 * GUARD;
-    uint8_t *src = xmalloc(H * ls_max + 64);
-    float *dc = xmalloc(out * sizeof(float)), *da = xmalloc(out * sizeof(float));
+    uint8_t *src = checkasm_malloc(H * ls_max + 64);
+    float *dc = checkasm_malloc(out * sizeof(float)), *da = checkasm_malloc(out * sizeof(float));
     int cases = 0;
 
     checkasm_init_tier(0);
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.from_luma, (const void *)a.from_luma))
+    if (!checkasm_tier_differs(t, (const void *)c.from_luma, (const void *)a.from_luma))
         goto end;
 
     for (int di = 0; di < 5; di++) {
@@ -221,11 +206,11 @@ static void bufs_alloc(Bufs *b)
 {
     b->plane = (size_t)MAX_H * (MAX_W + 64) + 16;
     b->row   = MAX_W + 2 * GUARD + 2 * FF_VMAF_FLOAT_MAX_TAPS + 16;
-    b->x = xmalloc(b->plane * sizeof(float));
-    b->y = xmalloc(b->plane * sizeof(float));
+    b->x = checkasm_malloc(b->plane * sizeof(float));
+    b->y = checkasm_malloc(b->plane * sizeof(float));
     for (int k = 0; k < 5; k++) {
-        b->oc[k] = xmalloc(b->row * sizeof(float));
-        b->oa[k] = xmalloc(b->row * sizeof(float));
+        b->oc[k] = checkasm_malloc(b->row * sizeof(float));
+        b->oa[k] = checkasm_malloc(b->row * sizeof(float));
     }
 }
 
@@ -250,8 +235,8 @@ static void check_vfilter(int t, Bufs *b, int stats)
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    test_v = !stats && tier_differs(t, (const void *)c.vfilter, (const void *)a.vfilter);
-    test_s = stats && tier_differs(t, (const void *)c.vfilter_stats,
+    test_v = !stats && checkasm_tier_differs(t, (const void *)c.vfilter, (const void *)a.vfilter);
+    test_s = stats && checkasm_tier_differs(t, (const void *)c.vfilter_stats,
                                    (const void *)a.vfilter_stats);
     if (!test_v && !test_s)
         return;
@@ -328,7 +313,7 @@ static void check_hfilter(int t, Bufs *b)
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.hfilter, (const void *)a.hfilter))
+    if (!checkasm_tier_differs(t, (const void *)c.hfilter, (const void *)a.hfilter))
         return;
 
     for (int step = 1; step <= 2; step++)
@@ -372,14 +357,14 @@ static void check_dwt2_row(int t, Bufs *b)
 {
     const char *tier = checkasm_tiers[t]->name;
     FFVmafFloatDSPContext c, a;
-    float *tmp = xmalloc(2 * (MAX_W + 8) * sizeof(float));
+    float *tmp = checkasm_malloc(2 * (MAX_W + 8) * sizeof(float));
     int cases = 0;
 
     checkasm_init_tier(0);
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.dwt2_row, (const void *)a.dwt2_row))
+    if (!checkasm_tier_differs(t, (const void *)c.dwt2_row, (const void *)a.dwt2_row))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -449,7 +434,7 @@ static void check_vif_terms(int t, Bufs *b)
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.vif_terms, (const void *)a.vif_terms))
+    if (!checkasm_tier_differs(t, (const void *)c.vif_terms, (const void *)a.vif_terms))
         return;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -522,16 +507,16 @@ static void check_adm_decouple(int t)
     static const double egls[] = { 100.0, 1.0, 1.2 };
     const char *tier = checkasm_tiers[t]->name;
     FFVmafFloatDSPContext c, a;
-    float *in = xmalloc(6 * ROW_SPAN * sizeof(float));
-    float *bc = xmalloc(12 * ROW_SPAN * sizeof(float));
-    float *ba = xmalloc(12 * ROW_SPAN * sizeof(float));
+    float *in = checkasm_malloc(6 * ROW_SPAN * sizeof(float));
+    float *bc = checkasm_malloc(12 * ROW_SPAN * sizeof(float));
+    float *ba = checkasm_malloc(12 * ROW_SPAN * sizeof(float));
     int cases = 0;
 
     checkasm_init_tier(0);
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.adm_decouple, (const void *)a.adm_decouple))
+    if (!checkasm_tier_differs(t, (const void *)c.adm_decouple, (const void *)a.adm_decouple))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -595,16 +580,16 @@ static void check_adm_cm(int t)
 {
     const char *tier = checkasm_tiers[t]->name;
     FFVmafFloatDSPContext c, a;
-    float *in = xmalloc(15 * ROW_SPAN * sizeof(float));
-    float *bc = xmalloc(3 * ROW_SPAN * sizeof(float));
-    float *ba = xmalloc(3 * ROW_SPAN * sizeof(float));
+    float *in = checkasm_malloc(15 * ROW_SPAN * sizeof(float));
+    float *bc = checkasm_malloc(3 * ROW_SPAN * sizeof(float));
+    float *ba = checkasm_malloc(3 * ROW_SPAN * sizeof(float));
     int cases = 0;
 
     checkasm_init_tier(0);
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.adm_cm, (const void *)a.adm_cm))
+    if (!checkasm_tier_differs(t, (const void *)c.adm_cm, (const void *)a.adm_cm))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -664,9 +649,9 @@ static void check_filter2d(int t)
     const char *tier = checkasm_tiers[t]->name;
     const size_t plane = 12 * (size_t)(MAX_W + 64) + 2 * GUARD;
     FFVmafFloatDSPContext c, a;
-    float *src = xmalloc(plane * sizeof(float));
-    float *dc = xmalloc(plane * sizeof(float)), *da = xmalloc(plane * sizeof(float));
-    float *tmp = xmalloc((2 * MAX_W + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    float *src = checkasm_malloc(plane * sizeof(float));
+    float *dc = checkasm_malloc(plane * sizeof(float)), *da = checkasm_malloc(plane * sizeof(float));
+    float *tmp = checkasm_malloc((2 * MAX_W + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
     float kern[7 * 7];
     int cases = 0;
 
@@ -674,7 +659,7 @@ static void check_filter2d(int t)
     ff_vmaf_float_dsp_init(&c);
     checkasm_init_tier(t);
     ff_vmaf_float_dsp_init(&a);
-    if (!tier_differs(t, (const void *)c.filter2d, (const void *)a.filter2d))
+    if (!checkasm_tier_differs(t, (const void *)c.filter2d, (const void *)a.filter2d))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -724,14 +709,14 @@ static void check_drivers(int t)
     const char *tier = checkasm_tiers[t]->name;
     const size_t plane = 576 * 33 + 16;
     FFVmafFloatDSPContext c, a;
-    float *src = xmalloc(plane * sizeof(float));
+    float *src = checkasm_malloc(plane * sizeof(float));
     float *oc[4], *oa[4];
-    float *tmp = xmalloc((2 * 576 + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    float *tmp = checkasm_malloc((2 * 576 + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
     int cases_c = 0, cases_d = 0;
 
     for (int k = 0; k < 4; k++) {
-        oc[k] = xmalloc(plane * sizeof(float));
-        oa[k] = xmalloc(plane * sizeof(float));
+        oc[k] = checkasm_malloc(plane * sizeof(float));
+        oa[k] = checkasm_malloc(plane * sizeof(float));
     }
     checkasm_init_tier(0);
     ff_vmaf_float_dsp_init(&c);
@@ -810,11 +795,11 @@ static void bench(void)
                                    0.244201342f, 0.054488685f };
     float g17[FF_VMAF_FLOAT_MAX_TAPS], g9[FF_VMAF_FLOAT_MAX_TAPS];
     size_t plane = (size_t)BW * BH;
-    uint8_t *luma = xmalloc(plane * 2);
-    float *x = xmalloc(plane * sizeof(float)), *y = xmalloc(plane * sizeof(float));
-    float *dst = xmalloc(plane * sizeof(float));
-    float *out[5], *rowbuf = xmalloc((BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
-    float *tmp = xmalloc((2 * BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    uint8_t *luma = checkasm_malloc(plane * 2);
+    float *x = checkasm_malloc(plane * sizeof(float)), *y = checkasm_malloc(plane * sizeof(float));
+    float *dst = checkasm_malloc(plane * sizeof(float));
+    float *out[5], *rowbuf = checkasm_malloc((BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
+    float *tmp = checkasm_malloc((2 * BW + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
     const float *rows[4];
     double ns[3][NB];
 
@@ -824,7 +809,7 @@ static void bench(void)
     ffill(x, plane, 0);
     ffill(y, plane, 0);
     for (int k = 0; k < 5; k++)
-        out[k] = xmalloc(BW * sizeof(float));
+        out[k] = checkasm_malloc(BW * sizeof(float));
     for (int k = 0; k < 4; k++)
         rows[k] = x + k * BW;
     /* a distorted copy, for statistics like a real frame's */

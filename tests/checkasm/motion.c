@@ -71,26 +71,6 @@ static const int modes[NB_MODES][2] = {
 };
 
 /* A random start offset: 1..31 bytes for 8-bit, 2..30 for 16-bit. */
-static size_t misalign(int bytes)
-{
-    return bytes == 1 ? 1 + checkasm_rand_int(31) : 2 * (1 + checkasm_rand_int(15));
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-static int tier_differs(int t, const void *c_fn, const void *fn)
-{
-    return t > 0 && fn != c_fn;
-}
-
 /* ------------------------------------------------------------------ */
 
 static const int blur_depths[] = { 8, 9, 10, 12, 14, 15, 16 };
@@ -102,9 +82,9 @@ static void check_blur_v(int t, int hbd)
     const char *func = hbd ? "blur_v_16" : "blur_v_8";
     int bytes = hbd ? 2 : 1, cases = 0, tested = 0;
     ptrdiff_t max_stride = (MAX_W + 64) * bytes;
-    uint8_t *pbuf = xmalloc(7 * max_stride + 64), *cbuf = xmalloc(7 * max_stride + 64);
-    int32_t *yc = xmalloc((MAX_W + 2 * GUARD + 8) * sizeof(*yc));
-    int32_t *ya = xmalloc((MAX_W + 2 * GUARD + 8) * sizeof(*ya));
+    uint8_t *pbuf = checkasm_malloc(7 * max_stride + 64), *cbuf = checkasm_malloc(7 * max_stride + 64);
+    int32_t *yc = checkasm_malloc((MAX_W + 2 * GUARD + 8) * sizeof(*yc));
+    int32_t *ya = checkasm_malloc((MAX_W + 2 * GUARD + 8) * sizeof(*ya));
 
     for (int di = 0; di < NB_BLUR_DEPTHS; di++) {
         int bpc = blur_depths[di];
@@ -116,7 +96,7 @@ static void check_blur_v(int t, int hbd)
         ff_vmaf_motion_dsp_init(&c, bpc);
         checkasm_init_tier(t);
         ff_vmaf_motion_dsp_init(&a, bpc);
-        if (!tier_differs(t, (const void *)c.blur_v, (const void *)a.blur_v))
+        if (!checkasm_tier_differs(t, (const void *)c.blur_v, (const void *)a.blur_v))
             continue;
         tested = 1;
 
@@ -125,7 +105,7 @@ static void check_blur_v(int t, int hbd)
             for (int m = 0; m < NB_MODES; m++) {
                 ptrdiff_t ps = w * bytes + checkasm_rand_int(64) * bytes;
                 ptrdiff_t cs = w * bytes + checkasm_rand_int(64) * bytes;
-                uint8_t *p0 = pbuf + misalign(bytes), *c0 = cbuf + misalign(bytes);
+                uint8_t *p0 = pbuf + checkasm_misalign(bytes), *c0 = cbuf + checkasm_misalign(bytes);
                 const uint8_t *pr[5], *cr[5];
                 int yo = GUARD + checkasm_rand_int(8);
 
@@ -184,14 +164,14 @@ static void check_sad_h(int t)
 {
     const char *tier = checkasm_tiers[t]->name;
     FFVmafMotionDSPContext c, a;
-    int32_t *buf = xmalloc((BIG_W + 16) * sizeof(*buf));
+    int32_t *buf = checkasm_malloc((BIG_W + 16) * sizeof(*buf));
     int cases = 0;
 
     checkasm_init_tier(0);
     ff_vmaf_motion_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_motion_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.sad_h, (const void *)a.sad_h))
+    if (!checkasm_tier_differs(t, (const void *)c.sad_h, (const void *)a.sad_h))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -233,8 +213,8 @@ static void check_sad_plane(int t, int hbd)
     const char *func = hbd ? "sad_plane_16" : "sad_plane_8";
     int bytes = hbd ? 2 : 1, cases = 0, tested = 0;
     size_t max_size = (size_t)(MAX_W + 64) * bytes * 9 + 64;
-    uint8_t *pbuf = xmalloc(max_size), *cbuf = xmalloc(max_size);
-    int32_t *tmp = xmalloc(ff_vmaf_motion_sad_tmp_elems(MAX_W) * sizeof(*tmp));
+    uint8_t *pbuf = checkasm_malloc(max_size), *cbuf = checkasm_malloc(max_size);
+    int32_t *tmp = checkasm_malloc(ff_vmaf_motion_sad_tmp_elems(MAX_W) * sizeof(*tmp));
 
     for (int di = 0; di < NB_BLUR_DEPTHS; di++) {
         int bpc = blur_depths[di];
@@ -254,7 +234,7 @@ static void check_sad_plane(int t, int hbd)
                 int h = heights[hi], m = (wi + hi) % NB_MODES;
                 ptrdiff_t ps = w * bytes + checkasm_rand_int(64) * bytes;
                 ptrdiff_t cs = w * bytes + checkasm_rand_int(64) * bytes;
-                uint8_t *p0 = pbuf + misalign(bytes), *c0 = cbuf + misalign(bytes);
+                uint8_t *p0 = pbuf + checkasm_misalign(bytes), *c0 = cbuf + checkasm_misalign(bytes);
                 uint64_t rc, ra;
 
                 fill(p0, (size_t)h * ps / bytes, bpc, modes[m][0]);
@@ -288,7 +268,7 @@ static void check_sse(int t, int hbd)
     const char *func = hbd ? "sse_plane_16" : "sse_plane_8";
     int bytes = hbd ? 2 : 1, cases = 0, tested = 0;
     size_t max_size = (size_t)(BIG_W + 64) * bytes * 5 + 64;
-    uint8_t *abuf = xmalloc(max_size), *bbuf = xmalloc(max_size);
+    uint8_t *abuf = checkasm_malloc(max_size), *bbuf = checkasm_malloc(max_size);
 
     for (int di = 0; di < NB_SSE_DEPTHS; di++) {
         int bpc = sse_depths[di];
@@ -300,7 +280,7 @@ static void check_sse(int t, int hbd)
         ff_vmaf_psnr_dsp_init(&c, bpc);
         checkasm_init_tier(t);
         ff_vmaf_psnr_dsp_init(&a, bpc);
-        if (!tier_differs(t, (const void *)c.sse_plane, (const void *)a.sse_plane))
+        if (!checkasm_tier_differs(t, (const void *)c.sse_plane, (const void *)a.sse_plane))
             continue;
         tested = 1;
         for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -310,7 +290,7 @@ static void check_sse(int t, int hbd)
                     int h = heights[hi];
                     ptrdiff_t as = w * bytes + checkasm_rand_int(64) * bytes;
                     ptrdiff_t bs = w * bytes + checkasm_rand_int(64) * bytes;
-                    uint8_t *a0 = abuf + misalign(bytes), *b0 = bbuf + misalign(bytes);
+                    uint8_t *a0 = abuf + checkasm_misalign(bytes), *b0 = bbuf + checkasm_misalign(bytes);
                     uint64_t rc, ra;
 
                     fill(a0, (size_t)h * as / bytes, bpc, modes[m][0]);
@@ -352,8 +332,8 @@ static void check_sse(int t, int hbd)
 static void bench(void)
 {
     size_t plane = (size_t)BW * BH * 2;
-    uint8_t *p = xmalloc(plane + 64), *q = xmalloc(plane + 64);
-    int32_t *tmp = xmalloc(ff_vmaf_motion_sad_tmp_elems(BW) * sizeof(*tmp));
+    uint8_t *p = checkasm_malloc(plane + 64), *q = checkasm_malloc(plane + 64);
+    int32_t *tmp = checkasm_malloc(ff_vmaf_motion_sad_tmp_elems(BW) * sizeof(*tmp));
     static const int depths[] = { 8, 10, 16 };
     volatile uint64_t sink = 0;
 

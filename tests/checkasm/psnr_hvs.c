@@ -38,16 +38,6 @@
 
 static const int depths[] = { 8, 10, 12 };
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Sample i of a group for a fill mode: random, 0, max, alternating 0/max
  * along rows, along columns, a checkerboard, a random row of extremes, or
  * small random values. */
@@ -103,9 +93,9 @@ static void check_kernels(int t)
     ff_vmaf_psnr_hvs_dsp_init(&a, 8);
     checkasm_init_tier(0);
     for (int i = 0; i < 2; i++) {
-        px[i] = xmalloc((G + PAD) * sizeof(int32_t));
-        dc[i] = xmalloc((G + PAD) * sizeof(int32_t));
-        da[i] = xmalloc((G + PAD) * sizeof(int32_t));
+        px[i] = checkasm_malloc((G + PAD) * sizeof(int32_t));
+        dc[i] = checkasm_malloc((G + PAD) * sizeof(int32_t));
+        da[i] = checkasm_malloc((G + PAD) * sizeof(int32_t));
     }
 
     for (int di = 0; di < 3; di++) {
@@ -226,8 +216,8 @@ static void check_load(int t)
 {
     const char *tier = checkasm_tiers[t]->name;
     size_t size = (size_t)(8 * 8 + 64 + 16) * 8 * 2 + 64;
-    uint8_t *buf = xmalloc(size);
-    int32_t *gc = xmalloc((G + PAD) * sizeof(int32_t)), *ga = xmalloc((G + PAD) * sizeof(int32_t));
+    uint8_t *buf = checkasm_malloc(size);
+    int32_t *gc = checkasm_malloc((G + PAD) * sizeof(int32_t)), *ga = checkasm_malloc((G + PAD) * sizeof(int32_t));
     int cases[3] = { 0 }, tested[2] = { 0 };
 
     for (int di = 0; di < 3; di++) {
@@ -295,8 +285,8 @@ static void check_plane(int t)
     static const int heights[] = { 8, 15, 23 };
     const char *tier = checkasm_tiers[t]->name;
     const int max_w = 1000;
-    uint8_t *rbuf = xmalloc((size_t)(max_w + 64) * 23 * 2 + 64);
-    uint8_t *dbuf = xmalloc((size_t)(max_w + 64) * 23 * 2 + 64);
+    uint8_t *rbuf = checkasm_malloc((size_t)(max_w + 64) * 23 * 2 + 64);
+    uint8_t *dbuf = checkasm_malloc((size_t)(max_w + 64) * 23 * 2 + 64);
     float csf[64], mask_tab[64];
     int cases = 0, tested = 0;
 
@@ -348,8 +338,8 @@ static void check_plane(int t)
 
 static void bench(void)
 {
-    int32_t *p = xmalloc(2 * G * sizeof(int32_t)), *d = xmalloc(2 * G * sizeof(int32_t));
-    uint8_t *ref = xmalloc((size_t)1920 * 1080 * 2), *dis = xmalloc((size_t)1920 * 1080 * 2);
+    int32_t *p = checkasm_malloc(2 * G * sizeof(int32_t)), *d = checkasm_malloc(2 * G * sizeof(int32_t));
+    uint8_t *ref = checkasm_malloc((size_t)1920 * 1080 * 2), *dis = checkasm_malloc((size_t)1920 * 1080 * 2);
     float csf[64], mask_tab[64], m[2][L];
     volatile float sink = 0.0f;
     double ns[4][7];

@@ -36,16 +36,6 @@
 #define GUARD    16             /* floats checked past the outputs */
 #define NB_MODES 6
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Sample i for a mode: random, 0, max, alternating 0/max, the other
  * alternation, random with values above the depth (16-bit only). */
 static unsigned sample(int mode, size_t i, int bpc)
@@ -71,11 +61,6 @@ static void fill(uint8_t *buf, size_t n, int bpc, int mode)
     }
 }
 
-static size_t misalign(int bytes)
-{
-    return bytes == 1 ? 1 + checkasm_rand_int(31) : 2 * (1 + checkasm_rand_int(15));
-}
-
 static const int depths[] = { 8, 9, 10, 12, 16 };
 #define NB_DEPTHS (int)(sizeof(depths) / sizeof(depths[0]))
 
@@ -89,9 +74,9 @@ static void check_to_float(int t, int diff, int hbd)
     };
     const char *tier = checkasm_tiers[t]->name, *func = names[diff][hbd];
     const int bytes = hbd ? 2 : 1;
-    uint8_t *abuf = xmalloc((MAX_W + 32) * 2), *bbuf = xmalloc((MAX_W + 32) * 2);
-    float *oc = xmalloc((MAX_W + GUARD + 8) * sizeof(float));
-    float *oa = xmalloc((MAX_W + GUARD + 8) * sizeof(float));
+    uint8_t *abuf = checkasm_malloc((MAX_W + 32) * 2), *bbuf = checkasm_malloc((MAX_W + 32) * 2);
+    float *oc = checkasm_malloc((MAX_W + GUARD + 8) * sizeof(float));
+    float *oa = checkasm_malloc((MAX_W + GUARD + 8) * sizeof(float));
     FFVmafSpeedDSPContext c, a;
     int cases = 0;
 
@@ -117,7 +102,7 @@ static void check_to_float(int t, int diff, int hbd)
             if (w > MAX_W)
                 continue;
             for (int m = 0; m < NB_MODES; m++) {
-                uint8_t *pa = abuf + misalign(bytes), *pb = bbuf + misalign(bytes);
+                uint8_t *pa = abuf + checkasm_misalign(bytes), *pb = bbuf + checkasm_misalign(bytes);
                 float *dc = oc + checkasm_rand_int(8), *da = oa + (dc - oc);
                 fill(pa, w, bpc, m);
                 fill(pb, w, bpc, m == 0 ? 0 : (m + 2) % NB_MODES);
@@ -179,9 +164,9 @@ static void check_blur_v(int t)
 {
     static const int taps[] = { 1, 3, 9, 17, 33, 35, FF_VMAF_SPEED_MAX_TAPS };
     const char *tier = checkasm_tiers[t]->name;
-    float *rows = xmalloc((size_t)FF_VMAF_SPEED_MAX_TAPS * (MAX_W + 16) * sizeof(float));
-    float *oc = xmalloc((MAX_W + GUARD + 8) * sizeof(float));
-    float *oa = xmalloc((MAX_W + GUARD + 8) * sizeof(float));
+    float *rows = checkasm_malloc((size_t)FF_VMAF_SPEED_MAX_TAPS * (MAX_W + 16) * sizeof(float));
+    float *oc = checkasm_malloc((MAX_W + GUARD + 8) * sizeof(float));
+    float *oa = checkasm_malloc((MAX_W + GUARD + 8) * sizeof(float));
     FFVmafSpeedDSPContext c, a;
     float g[FF_VMAF_SPEED_MAX_TAPS];
     int cases = 0;
@@ -229,9 +214,9 @@ static void check_cov_chunk(int t)
     static const int lens[] = { 1, 2, 3, 7, 31, 32, 33, 64, 100, 127, 128 };
     const char *tier = checkasm_tiers[t]->name;
     const int B2 = FF_VMAF_SPEED_B2;
-    double *cen = xmalloc((size_t)B2 * 200 * sizeof(double));
-    double (*ac)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * B2 * B2);
-    double (*aa)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * B2 * B2);
+    double *cen = checkasm_malloc((size_t)B2 * 200 * sizeof(double));
+    double (*ac)[FF_VMAF_SPEED_B2] = checkasm_malloc(sizeof(double) * B2 * B2);
+    double (*aa)[FF_VMAF_SPEED_B2] = checkasm_malloc(sizeof(double) * B2 * B2);
     FFVmafSpeedDSPContext c, a;
     int cases = 0;
 
@@ -271,13 +256,13 @@ end:
 static void bench(void)
 {
     const int w = 1920, n = 17;
-    uint8_t *a = xmalloc(w * 2 + 64), *b = xmalloc(w * 2 + 64);
-    float *rows = xmalloc((size_t)n * w * sizeof(float)), *out = xmalloc(w * sizeof(float));
+    uint8_t *a = checkasm_malloc(w * 2 + 64), *b = checkasm_malloc(w * 2 + 64);
+    float *rows = checkasm_malloc((size_t)n * w * sizeof(float)), *out = checkasm_malloc(w * sizeof(float));
     const float *in[FF_VMAF_SPEED_MAX_TAPS];
     float g[FF_VMAF_SPEED_MAX_TAPS];
     double ns[4][6];
-    double *cen = xmalloc(sizeof(double) * FF_VMAF_SPEED_B2 * 128);
-    double (*acc)[FF_VMAF_SPEED_B2] = xmalloc(sizeof(double) * FF_VMAF_SPEED_B2 * FF_VMAF_SPEED_B2);
+    double *cen = checkasm_malloc(sizeof(double) * FF_VMAF_SPEED_B2 * 128);
+    double (*acc)[FF_VMAF_SPEED_B2] = checkasm_malloc(sizeof(double) * FF_VMAF_SPEED_B2 * FF_VMAF_SPEED_B2);
 
     fill(a, w, 10, 0);
     fill(b, w, 10, 0);

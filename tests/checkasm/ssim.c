@@ -40,16 +40,6 @@
 #define SENTINEL 0x7fa5a5a5u    /* a NaN bit pattern no kernel writes */
 #define NB_MODES 10
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static void fill_sentinel(float *buf, size_t n)
 {
     uint32_t v = SENTINEL;
@@ -111,11 +101,6 @@ static const int modes[NB_MODES][2] = {
 static const int depths[] = { 8, 10, 12, 16 };
 #define NB_DEPTHS (int)(sizeof(depths) / sizeof(depths[0]))
 
-static int tier_differs(int t, const void *c_fn, const void *fn)
-{
-    return t > 0 && fn != c_fn;
-}
-
 /* ------------------------------------------------------------------ */
 
 static void check_load(int t)
@@ -124,8 +109,8 @@ static void check_load(int t)
     const char *tier = checkasm_tiers[t]->name;
     const size_t src_size = 3 * (MAX_W + 64) * 2 + 64;
     const size_t dst_size = 3 * (MAX_W + 16) + GUARD;
-    uint8_t *src = xmalloc(src_size);
-    float *dc = xmalloc(dst_size * sizeof(float)), *da = xmalloc(dst_size * sizeof(float));
+    uint8_t *src = checkasm_malloc(src_size);
+    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
     int cases = 0, tested = 0;
 
     for (int bi = 0; bi < (int)(sizeof(bpcs) / sizeof(bpcs[0])); bi++) {
@@ -137,7 +122,7 @@ static void check_load(int t)
         ff_vmaf_ssim_dsp_init(&c, bpc);
         checkasm_init_tier(t);
         ff_vmaf_ssim_dsp_init(&a, bpc);
-        if (!tier_differs(t, (const void *)c.load, (const void *)a.load))
+        if (!checkasm_tier_differs(t, (const void *)c.load, (const void *)a.load))
             continue;
         tested = 1;
 
@@ -187,8 +172,8 @@ static void check_decimate(int t)
     const int max_h = 19;
     const size_t src_size = (size_t)max_h * (MAX_W + 16) + 16;
     const size_t dst_size = (size_t)(max_h / 2 + 1) * (MAX_W / 2 + 1 + 16) + GUARD;
-    float *src = xmalloc(src_size * sizeof(float));
-    float *dc = xmalloc(dst_size * sizeof(float)), *da = xmalloc(dst_size * sizeof(float));
+    float *src = checkasm_malloc(src_size * sizeof(float));
+    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
     FFVmafSsimDSPContext c, a;
     int widths[128], nb_widths = 0, cases = 0;
 
@@ -205,7 +190,7 @@ static void check_decimate(int t)
     ff_vmaf_ssim_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.ms_ssim_decimate, (const void *)a.ms_ssim_decimate))
+    if (!checkasm_tier_differs(t, (const void *)c.ms_ssim_decimate, (const void *)a.ms_ssim_decimate))
         goto end;
 
     for (int wi = 0; widths[wi]; wi++) {
@@ -249,8 +234,8 @@ static void check_box(int t)
     const int max_h = 13;
     const size_t src_size = (size_t)max_h * (MAX_W + 16) + 16;
     const size_t dst_size = (size_t)max_h * (MAX_W + 1 + 16) + GUARD;
-    float *src = xmalloc(src_size * sizeof(float));
-    float *dc = xmalloc(dst_size * sizeof(float)), *da = xmalloc(dst_size * sizeof(float));
+    float *src = checkasm_malloc(src_size * sizeof(float));
+    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
@@ -258,7 +243,7 @@ static void check_box(int t)
     ff_vmaf_ssim_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.box_decimate, (const void *)a.box_decimate))
+    if (!checkasm_tier_differs(t, (const void *)c.box_decimate, (const void *)a.box_decimate))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -311,9 +296,9 @@ static void check_window_h(int t)
     const char *tier = checkasm_tiers[t]->name;
     const int max_w = MAX_W + FF_VMAF_SSIM_WINDOW - 1;
     const size_t dst_size = 5 * (size_t)(ff_vmaf_ssim_map_stride(max_w) + 24) + GUARD;
-    float *rows = xmalloc(2 * (max_w + 8) * sizeof(float));
-    float *tmp = xmalloc(ff_vmaf_ssim_row_tmp_floats(max_w) * sizeof(float));
-    float *dc = xmalloc(dst_size * sizeof(float)), *da = xmalloc(dst_size * sizeof(float));
+    float *rows = checkasm_malloc(2 * (max_w + 8) * sizeof(float));
+    float *tmp = checkasm_malloc(ff_vmaf_ssim_row_tmp_floats(max_w) * sizeof(float));
+    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
@@ -321,7 +306,7 @@ static void check_window_h(int t)
     ff_vmaf_ssim_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.window_h, (const void *)a.window_h))
+    if (!checkasm_tier_differs(t, (const void *)c.window_h, (const void *)a.window_h))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -407,8 +392,8 @@ static void check_window_v(int t)
     const char *tier = checkasm_tiers[t]->name;
     const int max_w = MAX_W + FF_VMAF_SSIM_WINDOW - 1;
     const ptrdiff_t max_ms = ff_vmaf_ssim_map_stride(max_w) + 24;
-    float *ring = xmalloc(FF_VMAF_SSIM_WINDOW * 5 * max_ms * sizeof(float));
-    float *tmp = xmalloc((ff_vmaf_ssim_row_tmp_floats(max_w) + 2 * max_w) * sizeof(float));
+    float *ring = checkasm_malloc(FF_VMAF_SSIM_WINDOW * 5 * max_ms * sizeof(float));
+    float *tmp = checkasm_malloc((ff_vmaf_ssim_row_tmp_floats(max_w) + 2 * max_w) * sizeof(float));
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
@@ -416,7 +401,7 @@ static void check_window_v(int t)
     ff_vmaf_ssim_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
+    if (!checkasm_tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -458,9 +443,9 @@ static void check_sums(int t)
     const char *tier = checkasm_tiers[t]->name;
     const int max_w = MAX_W + FF_VMAF_SSIM_WINDOW - 1, max_h = 23;
     const ptrdiff_t max_stride = max_w + 16;
-    float *ref = xmalloc((max_h * max_stride + 8) * sizeof(float));
-    float *dis = xmalloc((max_h * max_stride + 8) * sizeof(float));
-    float *tmp = xmalloc(ff_vmaf_ssim_tmp_floats(max_w) * sizeof(float));
+    float *ref = checkasm_malloc((max_h * max_stride + 8) * sizeof(float));
+    float *dis = checkasm_malloc((max_h * max_stride + 8) * sizeof(float));
+    float *tmp = checkasm_malloc(ff_vmaf_ssim_tmp_floats(max_w) * sizeof(float));
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
@@ -468,8 +453,8 @@ static void check_sums(int t)
     ff_vmaf_ssim_dsp_init(&c, 8);
     checkasm_init_tier(t);
     ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!tier_differs(t, (const void *)c.window_h, (const void *)a.window_h) &&
-        !tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
+    if (!checkasm_tier_differs(t, (const void *)c.window_h, (const void *)a.window_h) &&
+        !checkasm_tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -508,12 +493,12 @@ end:
 static void bench(void)
 {
     const int sw = 480, sh = 270;  /* float_ssim's size at 1080p */
-    uint8_t *pix = xmalloc((size_t)BW * BH * 2);
-    float *ref = xmalloc((size_t)BW * BH * sizeof(float));
-    float *dis = xmalloc((size_t)BW * BH * sizeof(float));
-    float *out = xmalloc((size_t)BW * BH * sizeof(float));
-    float *tmp = xmalloc((ff_vmaf_ssim_tmp_floats(BW) + 2 * BW) * sizeof(float));
-    float *ring = xmalloc(FF_VMAF_SSIM_WINDOW * 5 * ff_vmaf_ssim_map_stride(BW) * sizeof(float));
+    uint8_t *pix = checkasm_malloc((size_t)BW * BH * 2);
+    float *ref = checkasm_malloc((size_t)BW * BH * sizeof(float));
+    float *dis = checkasm_malloc((size_t)BW * BH * sizeof(float));
+    float *out = checkasm_malloc((size_t)BW * BH * sizeof(float));
+    float *tmp = checkasm_malloc((ff_vmaf_ssim_tmp_floats(BW) + 2 * BW) * sizeof(float));
+    float *ring = checkasm_malloc(FF_VMAF_SSIM_WINDOW * 5 * ff_vmaf_ssim_map_stride(BW) * sizeof(float));
     const float *rows[FF_VMAF_SSIM_WINDOW];
     const int ms = ff_vmaf_ssim_map_stride(BW);
     FFVmafSsimDSPContext ctx[3];
