@@ -36,42 +36,19 @@ FF_VMAF_GPU_CODE(psnr, psnr_kernels);
 
 typedef struct PSNRHipContext {
     PSNRContext cpu;            ///< first: the CPU extractor's options and state
-    FFGpuModule module;
-    FFGpuFunction sse;
-    FFGpuPtr dev_sse;           ///< 3 sums per ring slot
-    uint64_t *host_sse;         ///< page-locked copy of dev_sse
+    FFGpuFunction sse[2];       ///< 8-bit, 16-bit
+    size_t sums;                ///< 3 uint64 sums in the frame's results
 } PSNRHipContext;
-
-static void psnr_hip_close(FFVmafFeature *f)
-{
-    PSNRHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu ? f->gpu->gpu : NULL;
-    if (!gpu)
-        return;
-    ff_gpu_free(gpu, &s->dev_sse);
-    ff_gpu_host_free(gpu, (void **)&s->host_sse);
-    ff_gpu_module_unload(gpu, s->module);
-    s->module = NULL;
-}
 
 static int psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     PSNRHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu->gpu;
-    size_t size = FF_VMAF_GPU_SLOTS * 3 * sizeof(uint64_t);
     int ret;
 
-    if ((ret = ff_vmaf_psnr_init(f, geo)) < 0)
+    if ((ret = ff_vmaf_psnr_init(f, geo)) < 0 ||
+        (ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_psnr, psnr_kernels, s->sse)) < 0)
         return ret;
-    if ((ret = ff_gpu_module_load(gpu, &s->module, "psnr", ff_vmaf_gpu_code_psnr.amd,
-                                  ff_vmaf_gpu_code_psnr.nv)) < 0 ||
-        (ret = ff_gpu_function(gpu, s->module, geo->bpc > 8 ? "vmaf_psnr_sse_16" : "vmaf_psnr_sse_8",
-                               &s->sse)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->dev_sse, size)) < 0 ||
-        (ret = ff_gpu_host_alloc(gpu, (void **)&s->host_sse, size)) < 0) {
-        psnr_hip_close(f);
-        return ret;
-    }
+    s->sums = ff_vmaf_gpu_reserve(f->gpu, 3 * sizeof(uint64_t));
     return 0;
 }
 
@@ -81,35 +58,31 @@ static int psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 {
     PSNRHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
-    int slot = ff_vmaf_gpu_slot(index), ret;
-    FFGpuPtr sums = s->dev_sse + slot * 3 * sizeof(uint64_t);
+    FFGpuFunction sse = s->sse[g->bytes > 1];
+    int ret;
 
-    if ((ret = ff_gpu_memset(g->gpu, sums, 0, 3 * sizeof(uint64_t), g->stream)) < 0)
-        return ret;
     for (int p = 0; p < s->cpu.nb_planes; p++) {
         FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, p), d = ff_vmaf_gpu_plane(g, index, 1, p);
-        FFGpuPtr out = sums + p * sizeof(uint64_t);
+        FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sums + p * sizeof(uint64_t));
         int w = g->w[p], h = g->h[p];
         void *args[] = { &r, &d, &w, &h, &out };
-        unsigned gy = FFMIN((h + 7) / 8, 64);
-        if ((ret = ff_gpu_launch(g->gpu, s->sse, "vmaf_psnr_sse", (w + 31) / 32, gy, 32, 8,
-                                 g->stream, args)) < 0)
+        if ((ret = ff_vmaf_gpu_launch_2d(g, sse, "vmaf_psnr_sse", w, h, 32, 8, 64, args)) < 0)
             return ret;
     }
-    return ff_gpu_download(g->gpu, s->host_sse + slot * 3, sums, 3 * sizeof(uint64_t), g->stream);
+    return 0;
 }
 
 static int psnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
     PSNRHipContext *s = f->priv;
-    return ff_vmaf_psnr_write(f, fc, index, s->host_sse + ff_vmaf_gpu_slot(index) * 3,
+    return ff_vmaf_psnr_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums),
                               f->gpu->w, f->gpu->h);
 }
 
 static int psnr_hip_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    /* The sequence sums live in the CPU context and are up to date. */
-    psnr_hip_close(f);
+    /* The sequence sums live in the CPU context and are up to date; the
+     * GPU resources belong to the ring. */
     return 0;
 }
 
@@ -126,7 +99,6 @@ const FFVmafExtractor ff_vmaf_extractor_psnr_hip = {
     .init        = psnr_hip_init,
     .extract     = psnr_hip_extract,
     .flush       = ff_vmaf_psnr_flush,
-    .close       = psnr_hip_close,
     .collect     = psnr_hip_collect,
     .to_cpu      = psnr_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_psnr,

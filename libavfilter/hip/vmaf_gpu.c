@@ -56,6 +56,12 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
         ff_gpu_module_unload(g->gpu, g->unpack_module);
+        for (int i = 0; i < g->nb_modules; i++)
+            ff_gpu_module_unload(g->gpu, g->modules[i].module);
+        for (int i = 0; i < g->nb_buffers; i++)
+            ff_gpu_free(g->gpu, &g->buffers[i]);
+        ff_gpu_free(g->gpu, &g->results_dev);
+        ff_gpu_host_free(g->gpu, (void **)&g->results_host);
         ff_gpu_stream_destroy(g->gpu, &g->copy_stream);
         ff_gpu_stream_destroy(g->gpu, &g->stream);
         ff_gpu_leave(g->gpu);
@@ -264,6 +270,10 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
         return ret;
     g->slot[s].index = index;
     g->slot[s].raw = g->slot[s].from_device = 0;
+    if (g->results_size &&
+        (ret = ff_gpu_memset(g->gpu, g->results_dev + s * g->results_size, 0,
+                             g->results_size, g->stream)) < 0)
+        return ret;
 
     for (int w = 0; w < 2; w++) {
         if (!pic[w]->on_device) {
@@ -336,9 +346,108 @@ int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g)
     return 0;
 }
 
+int ff_vmaf_gpu_functions(FFVmafGpu *g, const FFVmafGpuCode *code,
+                          const char *const *names, FFGpuFunction *fns)
+{
+    FFGpuModule module = NULL;
+    int ret;
+
+    for (int i = 0; i < g->nb_modules && !module; i++)
+        if (g->modules[i].code == code)
+            module = g->modules[i].module;
+    if (!module) {
+        if (g->nb_modules == FF_VMAF_GPU_MAX_MODULES)
+            return AVERROR_BUG;
+        if ((ret = ff_gpu_module_load(g->gpu, &module, code->name, code->amd, code->nv)) < 0)
+            return ret;
+        g->modules[g->nb_modules].code     = code;
+        g->modules[g->nb_modules++].module = module;
+    }
+    for (int i = 0; names[i]; i++)
+        if ((ret = ff_gpu_function(g->gpu, module, names[i], &fns[i])) < 0)
+            return ret;
+    return 0;
+}
+
+int ff_vmaf_gpu_buffer(FFVmafGpu *g, FFGpuPtr *p, size_t size)
+{
+    int ret;
+    if (g->nb_buffers == FF_VMAF_GPU_MAX_BUFFERS)
+        return AVERROR_BUG;
+    if ((ret = ff_gpu_malloc(g->gpu, p, FFMAX(size, 1))) < 0)
+        return ret;
+    g->buffers[g->nb_buffers++] = *p;
+    return 0;
+}
+
+int ff_vmaf_gpu_constants(FFVmafGpu *g, FFGpuPtr *p, const void *src, size_t size)
+{
+    int ret;
+    if ((ret = ff_vmaf_gpu_buffer(g, p, size)) < 0 ||
+        (ret = ff_gpu_upload(g->gpu, *p, src, size, g->stream)) < 0)
+        return ret;
+    /* src may be the caller's stack. */
+    return ff_gpu_stream_sync(g->gpu, g->stream);
+}
+
+#define RESULTS_ALIGN 256
+
+size_t ff_vmaf_gpu_reserve(FFVmafGpu *g, size_t size)
+{
+    size_t offset = g->results_size;
+    g->results_size += FFALIGN(size, RESULTS_ALIGN);
+    return offset;
+}
+
+int ff_vmaf_gpu_results_alloc(FFVmafGpu *g)
+{
+    size_t size = FF_VMAF_GPU_SLOTS * g->results_size;
+    int ret;
+    if (!size || g->results_dev)
+        return 0;
+    if ((ret = ff_gpu_malloc(g->gpu, &g->results_dev, size)) < 0 ||
+        (ret = ff_gpu_host_alloc(g->gpu, (void **)&g->results_host, size)) < 0)
+        return ret;
+    memset(g->results_host, 0, size);
+    return 0;
+}
+
+FFGpuPtr ff_vmaf_gpu_results(const FFVmafGpu *g, unsigned index, size_t offset)
+{
+    return g->results_dev + ff_vmaf_gpu_slot(index) * g->results_size + offset;
+}
+
+const void *ff_vmaf_gpu_results_host(const FFVmafGpu *g, unsigned index, size_t offset)
+{
+    return g->results_host + ff_vmaf_gpu_slot(index) * g->results_size + offset;
+}
+
+int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int h,
+                          unsigned bx, unsigned by, unsigned max_gy, void **args)
+{
+    unsigned gy;
+    if (w <= 0 || h <= 0)
+        return 0;
+    gy = (h + by - 1) / by;
+    if (max_gy)
+        gy = FFMIN(gy, max_gy);
+    return ff_gpu_launch(g->gpu, fn, name, (w + bx - 1) / bx, gy, bx, by, g->stream, args);
+}
+
+size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane)
+{
+    return (size_t)g->w[plane] * g->bytes;
+}
+
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index)
 {
-    return ff_gpu_event_record(g->gpu, g->slot[ff_vmaf_gpu_slot(index)].done, g->stream);
+    int s = ff_vmaf_gpu_slot(index), ret;
+    if (g->results_size &&
+        (ret = ff_gpu_download(g->gpu, g->results_host + s * g->results_size,
+                               g->results_dev + s * g->results_size, g->results_size,
+                               g->stream)) < 0)
+        return ret;
+    return ff_gpu_event_record(g->gpu, g->slot[s].done, g->stream);
 }
 
 int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index)

@@ -32,10 +32,15 @@
 
 #include "libavfilter/vmaf/picture.h"
 
+#include "code_object.h"
 #include "gpu_runtime.h"
 
 /** Frames that can be in flight: the one being queued, the one being read back, slack. */
 #define FF_VMAF_GPU_SLOTS 4
+
+/** Code objects and device allocations a ring can own. */
+#define FF_VMAF_GPU_MAX_MODULES 16
+#define FF_VMAF_GPU_MAX_BUFFERS 64
 
 typedef struct FFVmafGpu {
     FFGpu *gpu;
@@ -65,6 +70,21 @@ typedef struct FFVmafGpu {
     FFGpuStream src_stream;     ///< the frames' stream; NULL: the default stream
     FFGpuEvent  src_ready;
     int nb_device_pictures;     ///< counted; the ring has no host copy of these
+
+    /* What the twins share, loaded or allocated once and freed with the
+     * ring: code objects by FFVmafGpuCode, device buffers, and the per-frame
+     * results, one region per slot that is zeroed with the frame's upload
+     * and read back with one copy after its last kernel. */
+    struct {
+        const FFVmafGpuCode *code;
+        FFGpuModule module;
+    } modules[FF_VMAF_GPU_MAX_MODULES];
+    int nb_modules;
+    FFGpuPtr buffers[FF_VMAF_GPU_MAX_BUFFERS];
+    int nb_buffers;
+    size_t results_size;        ///< bytes reserved per frame
+    FFGpuPtr results_dev;       ///< FF_VMAF_GPU_SLOTS * results_size
+    uint8_t *results_host;      ///< page-locked, the same layout
 
     struct {
         uint8_t   *host;        ///< ref planes, dis planes, then the raw copies of each
@@ -108,6 +128,37 @@ const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int wh
  */
 int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g);
 int ff_vmaf_gpu_slot(unsigned index);
+
+/**
+ * GPU twins' helpers. Everything a twin gets here belongs to the ring and
+ * is freed with it, so a twin has nothing of its own to release.
+ */
+/** Look up names[] (NULL-terminated) in code; the code object is loaded once a ring. */
+int ff_vmaf_gpu_functions(FFVmafGpu *g, const FFVmafGpuCode *code,
+                          const char *const *names, FFGpuFunction *fns);
+/** Device memory for the twin's intermediates, kept until the ring is freed. */
+int ff_vmaf_gpu_buffer(FFVmafGpu *g, FFGpuPtr *p, size_t size);
+/** A device copy of size bytes of host constants (src may go once this returns). */
+int ff_vmaf_gpu_constants(FFVmafGpu *g, FFGpuPtr *p, const void *src, size_t size);
+/**
+ * At init: reserve size bytes of per-frame results, zeroed before each
+ * frame's kernels and read back after them. Returns their offset.
+ */
+size_t ff_vmaf_gpu_reserve(FFVmafGpu *g, size_t size);
+/** Once every twin has reserved: allocate the results of every slot. */
+int ff_vmaf_gpu_results_alloc(FFVmafGpu *g);
+/** Frame index's results at offset: on the device, for the kernels... */
+FFGpuPtr ff_vmaf_gpu_results(const FFVmafGpu *g, unsigned index, size_t offset);
+/** ...and on the host, for collect(), once the frame has run. */
+const void *ff_vmaf_gpu_results_host(const FFVmafGpu *g, unsigned index, size_t offset);
+/**
+ * Launch fn on g's stream over a w x h grid of outputs in bx x by blocks,
+ * at most max_gy blocks down (0: no limit); nothing for an empty grid.
+ */
+int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int h,
+                          unsigned bx, unsigned by, unsigned max_gy, void **args);
+/** Bytes from one row of plane p to the next in the ring (kernels take it). */
+size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane);
 
 /** Everything for frame index is queued. */
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index);

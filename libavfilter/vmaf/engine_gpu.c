@@ -161,6 +161,8 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
                cpu->name);
         ret = 0;
     }
+    if (ret >= 0)
+        ret = ff_vmaf_gpu_results_alloc(e->gpu);
     leave(e);
     if (ret < 0)
         goto fail;
