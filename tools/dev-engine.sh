@@ -1,0 +1,69 @@
+#!/bin/sh
+# Build the engine (libavfilter/vmaf, vmaf/x86, hip) of a source tree into
+# its own folder, with kernels for one GPU architecture of each vendor only, and link test
+# programs against it: a quick check of engine and kernel changes without
+# a whole FFmpeg build. Needs a configured and built tree (make) for
+# config.h and libavutil.
+#
+# Usage: tools/dev-engine.sh [-a sm_XX] <outdir> [test ...]   (AMD_ARCH=gfx90a)
+#   tests are names in tests/ (vmaf_reference_test, gpu_parity_test, ...);
+#   the programs land in <outdir>. Run from the tree to build.
+set -eu
+arch=sm_90
+if [ "${1:-}" = -a ]; then arch=$2; shift 2; fi
+out=${1:?usage: tools/dev-engine.sh [-a sm_XX] <outdir> [test ...]}
+shift
+top=$(pwd)
+main=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$main/build}
+obj=$build/obj
+[ -f "$obj/config.h" ] || { echo "no $obj/config.h: run make in $main first" >&2; exit 1; }
+mkdir -p "$out/o"
+CC=${CC:-cc}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+cflags="-std=c17 -O2 -g -ffp-contract=off -D_GNU_SOURCE -I$top -I$obj -I$build/src -Wall -Wno-unused-function"
+objs=
+for c in "$top"/libavfilter/vmaf/*.c "$top"/libavfilter/vmaf/x86/*.c "$top"/libavfilter/hip/*.c; do
+    o=$out/o/$(echo "${c#$top/}" | tr / _ | sed 's/\.c$/.o/')
+    if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$top/libavfilter" -name '*.h' -newer "$o" | head -1)" ]; then
+        $CC $cflags -c "$c" -o "$o"
+    fi
+    objs="$objs $o"
+done
+# The built-in models, generated as the overlay does.
+if [ ! -f "$out/o/models_data.o" ] || [ -n "$(find "$top/models" -newer "$out/o/models_data.o" | head -1)" ]; then
+    sh "$main/tools/embed-models.sh" "$top/models" "$out/o/models_data.c"
+    $CC $cflags -I"$top/libavfilter/vmaf" -c "$out/o/models_data.c" -o "$out/o/models_data.o"
+fi
+objs="$objs $out/o/models_data.o"
+if grep -q 'define CONFIG_HIP_NV 1' "$obj/config.h"; then
+    for k in "$top"/libavfilter/hip/*.hip; do
+        n=$(basename "$k" .hip)
+        fb=$out/o/$n.fatbin
+        if [ ! -f "$fb.o" ] || [ "$k" -nt "$fb.o" ] || [ "$top/libavfilter/hip/gpu_compat.h" -nt "$fb.o" ]; then
+            "$NVCC" -x cu -fatbin -O3 --fmad=false -gencode arch=compute_${arch#sm_},code=$arch \
+                -I"$top/libavfilter/hip" -o "$fb" "$k"
+            "$obj/ffbuild/bin2c" "$fb" "$fb.c" "${n}_fatbin"
+            $CC -c "$fb.c" -o "$fb.o"
+        fi
+        objs="$objs $fb.o"
+    done
+fi
+if grep -q 'define CONFIG_HIP_AMD 1' "$obj/config.h"; then
+    for k in "$top"/libavfilter/hip/*.hip; do
+        n=$(basename "$k" .hip)
+        hs=$out/o/$n.hsaco
+        if [ ! -f "$hs.o" ] || [ "$k" -nt "$hs.o" ] || [ "$top/libavfilter/hip/gpu_compat.h" -nt "$hs.o" ]; then
+            ${HIPCC:-hipcc} --genco -O3 -ffp-contract=off --offload-arch=${AMD_ARCH:-gfx90a} \
+                -I"$top/libavfilter/hip" -o "$hs" "$k"
+            "$obj/ffbuild/bin2c" "$hs" "$hs.c" "${n}_hsaco"
+            $CC -c "$hs.c" -o "$hs.o"
+        fi
+        objs="$objs $hs.o"
+    done
+fi
+for t in "$@"; do
+    $CC $cflags -I"$top" "$top/tests/$t.c" "$top/tests/clips.c" $objs \
+        "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$out/$t"
+    echo "built $out/$t"
+done
