@@ -47,7 +47,7 @@ static const Config configs[] = {
       "name=float_vif:debug=true|name=float_adm:debug=true" },
     { "ssim", "", "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true" },
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" },
-    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },
+    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
     { "3d0h", "path=%s/vmaf_v1.0.16_3d0h.json", "" },
     { "hfr_3d0h", "path=%s/vmaf_v1.0.16_hfr_3d0h.json", "" },

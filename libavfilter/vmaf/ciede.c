@@ -37,16 +37,10 @@
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 
-#include "ciede_dsp.h"
+#include "ciede.h"
 #include "feature.h"
 
-typedef struct CIEDEContext {
-    FFVmafCiedeScale scale;
-    int ss_x, ss_y;
-    FFVmafCiedeDSPContext dsp;
-} CIEDEContext;
-
-static int ciede_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_ciede_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     CIEDEContext *s = f->priv;
 
@@ -104,17 +98,23 @@ static int ciede_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         sum = s->dsp.row(sum, &s->scale, &cache, r, d, w, s->ss_x, ref->bpc);
     }
     ff_vmaf_ciede_cache_free(&cache);
+    return ff_vmaf_ciede_write(f, fc, index, sum, w, h);
+}
+
+int ff_vmaf_ciede_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                        unsigned index, double sum, int w, int h)
+{
     /* sum == 0 (identical pictures) gives +inf, as in libvmaf. */
     return ff_vmaf_feature_write(f, fc, "ciede2000", index,
                                  45.0 - 20.0 * log10(sum / ((double)w * h)));
 }
 
-static const char *const ciede_provides[] = { "ciede2000", NULL };
+const char *const ff_vmaf_ciede_provides[] = { "ciede2000", NULL };
 
 const FFVmafExtractor ff_vmaf_extractor_ciede = {
     .name      = "ciede",
     .priv_size = sizeof(CIEDEContext),
-    .provides  = ciede_provides,
-    .init      = ciede_init,
+    .provides  = ff_vmaf_ciede_provides,
+    .init      = ff_vmaf_ciede_init,
     .extract   = ciede_extract,
 };

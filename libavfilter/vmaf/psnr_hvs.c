@@ -39,14 +39,14 @@
 #include "libavutil/macros.h"
 
 #include "feature.h"
-#include "psnr_hvs_dsp.h"
+#include "psnr_hvs.h"
 
 /* The int32 DCT has headroom for 12-bit samples only. */
 #define PSNR_HVS_MAX_BPC 12
 
 /* Contrast sensitivity per DCT coefficient, for luma and for each chroma
  * plane (used for chroma whatever the subsampling). Stored as float. */
-static const float csf_tab[3][64] = {
+const float ff_vmaf_psnr_hvs_csf[3][64] = {
     {
         1.6193873005,   2.2901594831,   2.08509755623,  1.48366094411,
         1.00227514334,  0.678296995242, 0.466224900598, 0.3265091542,
@@ -101,18 +101,11 @@ static const float csf_tab[3][64] = {
     },
 };
 
-typedef struct PSNRHVSContext {
-    /** Masking weights: the squared CSF scaled by 0.3885746..., as float. */
-    float mask_tab[3][64];
-    float peak2;    ///< (2^bpc - 1)^2
-    FFVmafPsnrHvsDSPContext dsp;
-} PSNRHVSContext;
-
 static const char *const plane_names[3] = {
     "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
 };
 
-static int psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     PSNRHVSContext *s = f->priv;
     int cw = geo->width >> geo->ss_x, ch = geo->height >> geo->ss_y;
@@ -137,7 +130,7 @@ static int psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 
     for (int p = 0; p < 3; p++)
         for (int k = 0; k < 64; k++) {
-            double c = (double)csf_tab[p][k] * 0.3885746225901003;
+            double c = (double)ff_vmaf_psnr_hvs_csf[p][k] * 0.3885746225901003;
             s->mask_tab[p][k] = (float)(c * c);
         }
     s->peak2 = (float)(max * max);
@@ -145,17 +138,17 @@ static int psnr_hvs_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-/* Mean masked error of plane p relative to the squared peak (0: equal). */
-static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
-                         const FFVmafPicture *dis, int p)
+/* Masked error accumulator of plane p and its coefficient count. */
+static float plane_acc(const PSNRHVSContext *s, const FFVmafPicture *ref,
+                       const FFVmafPicture *dis, int p, int *count_out)
 {
     const FFVmafPsnrHvsDSPContext *dsp = &s->dsp;
-    const float *csf = csf_tab[p], *mask_tab = s->mask_tab[p];
+    const float *csf = ff_vmaf_psnr_hvs_csf[p], *mask_tab = s->mask_tab[p];
     const int L = FF_VMAF_PSNR_HVS_LANES;
     int w = ref->w[p], h = ref->h[p], count = 0, hbd = ref->bpc > 8;
     /* Blocks start every 7 samples, so neighbours share a row or column;
      * samples right of or below the last whole block are not used. */
-    int nbx = (w - 8) / FF_VMAF_PSNR_HVS_STEP + 1;
+    int nbx = ff_vmaf_psnr_hvs_blocks_x(w);
     float acc = 0.0f;
 
     for (int y = 0; y < h - 7; y += FF_VMAF_PSNR_HVS_STEP) {
@@ -184,12 +177,12 @@ static float plane_score(const PSNRHVSContext *s, const FFVmafPicture *ref,
                                    live, csf, mask_tab);
         }
     }
-    return acc / (float)count / s->peak2;
+    *count_out = count;
+    return acc;
 }
 
-static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                            const FFVmafPicture *dis, unsigned index,
-                            struct FFVmafFeatureCollector *fc)
+int ff_vmaf_psnr_hvs_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                           unsigned index, const float acc[3], const int count[3])
 {
     const PSNRHVSContext *s = f->priv;
     float score[3];
@@ -197,7 +190,8 @@ static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     int ret;
 
     for (int p = 0; p < 3; p++) {
-        score[p] = plane_score(s, ref, dis, p);
+        /* Mean masked error relative to the squared peak (0: equal). */
+        score[p] = acc[p] / (float)count[p] / s->peak2;
         /* -log10(0) is +inf for identical planes, as in libvmaf. */
         ret = ff_vmaf_feature_write(f, fc, plane_names[p], index,
                                     10.0 * -log10(score[p]));
@@ -210,14 +204,27 @@ static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  10.0 * -log10(combined));
 }
 
-static const char *const psnr_hvs_provides[] = {
+static int psnr_hvs_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                            const FFVmafPicture *dis, unsigned index,
+                            struct FFVmafFeatureCollector *fc)
+{
+    const PSNRHVSContext *s = f->priv;
+    float acc[3];
+    int count[3];
+
+    for (int p = 0; p < 3; p++)
+        acc[p] = plane_acc(s, ref, dis, p, &count[p]);
+    return ff_vmaf_psnr_hvs_write(f, fc, index, acc, count);
+}
+
+const char *const ff_vmaf_psnr_hvs_provides[] = {
     "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs", NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_psnr_hvs = {
     .name      = "psnr_hvs",
     .priv_size = sizeof(PSNRHVSContext),
-    .provides  = psnr_hvs_provides,
-    .init      = psnr_hvs_init,
+    .provides  = ff_vmaf_psnr_hvs_provides,
+    .init      = ff_vmaf_psnr_hvs_init,
     .extract   = psnr_hvs_extract,
 };
