@@ -403,13 +403,19 @@ GPU_KERNEL void vmaf_ssim_scan(FFSsimSumLayout L, double *out)
             next = rows[y + 1];     /* loaded while this row is applied */
         if (ff_ssim_sum_apply(&s, &r))
             continue;
-        for (int c = 0; c < ncx; c++) {
-            const FFSsimRun rc = ch[(size_t)y * ncx + c];
-            const double *t = x + (size_t)y * ow + c * FF_SSIM_SUM_CHUNK;
-            if (ff_ssim_sum_apply(&s, &rc))
-                continue;
-            for (int k = 0; k < rc.n; k++)
-                s += t[k];
+        {
+            const FFSsimRun *cr = ch + (size_t)y * ncx;
+            FFSsimRun cnext = cr[0];
+            for (int c = 0; c < ncx; c++) {
+                const FFSsimRun rc = cnext;
+                const double *t = x + (size_t)y * ow + c * FF_SSIM_SUM_CHUNK;
+                if (c + 1 < ncx)
+                    cnext = cr[c + 1];
+                if (ff_ssim_sum_apply(&s, &rc))
+                    continue;
+                for (int k = 0; k < rc.n; k++)
+                    s += t[k];
+            }
         }
     }
     out[job] = s;
