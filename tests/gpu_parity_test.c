@@ -46,6 +46,9 @@ static const Config configs[] = {
       "name=float_psnr|name=float_ansnr|name=float_moment|name=float_motion:debug=true|"
       "name=float_vif:debug=true|name=float_adm:debug=true" },
     { "ssim", "", "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true" },
+    { "ssim_db", "", "name=float_ssim:enable_db=true:clip_db=true:scale=3:enable_lcs=true|"
+      "name=float_ms_ssim:enable_db=true:clip_db=true:enable_lcs=true" },
+    { "ssim_scale1", "", "name=float_ssim:scale=1:enable_db=true|name=float_ms_ssim:enable_db=true" },
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" },
     { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },

@@ -43,6 +43,9 @@ extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr_hvs;
 extern const FFVmafExtractor ff_vmaf_extractor_ciede_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ciede;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -51,6 +54,8 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_adm_hip,
     &ff_vmaf_extractor_psnr_hvs_hip,
     &ff_vmaf_extractor_ciede_hip,
+    &ff_vmaf_extractor_float_ssim_hip,
+    &ff_vmaf_extractor_float_ms_ssim_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -61,6 +66,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_unpack,
     &ff_vmaf_gpu_code_psnr_hvs,
     &ff_vmaf_gpu_code_ciede,
+    &ff_vmaf_gpu_code_ssim,
     NULL
 };
 

@@ -36,27 +36,17 @@
 #include "libavutil/mem.h"
 
 #include "feature.h"
+#include "ssim.h"
 #include "ssim_dsp.h"
 
-#define SCALES 5
+#define SCALES FF_VMAF_MS_SSIM_SCALES
 /* The coarsest scale must still hold one Gaussian window after four
  * halvings: 11 << 4. */
 #define MIN_SIZE (FF_VMAF_SSIM_WINDOW << (SCALES - 1))
 
-typedef struct MSSSIMContext {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-
-    double max_db;
-    int w, h;           ///< frame size of the init
-    FFVmafSsimDSPContext dsp;
-    float *buf;         ///< pyramid levels and scratch of one frame
-} MSSSIMContext;
-
 /* None of these is a feature parameter: libvmaf never renames the keys. */
 #define OFFSET(x) offsetof(MSSSIMContext, x)
-static const FFVmafOption ms_ssim_options[] = {
+const FFVmafOption ff_vmaf_ms_ssim_options[] = {
     { "enable_lcs", NULL, FF_VMAF_OPT_BOOL, OFFSET(enable_lcs), 0, NULL, 0, 1, 0 },
     { "enable_db",  NULL, FF_VMAF_OPT_BOOL, OFFSET(enable_db),  0, NULL, 0, 1, 0 },
     { "clip_db",    NULL, FF_VMAF_OPT_BOOL, OFFSET(clip_db),    0, NULL, 0, 1, 0 },
@@ -80,7 +70,7 @@ static const char *const lcs_names[3][SCALES] = {
       "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
 };
 
-static const char *const ms_ssim_provides[] = {
+const char *const ff_vmaf_ms_ssim_provides[] = {
     "float_ms_ssim",
     "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
     "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4",
@@ -91,7 +81,7 @@ static const char *const ms_ssim_provides[] = {
     NULL
 };
 
-static int ms_ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_ms_ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     MSSSIMContext *s = f->priv;
 
@@ -122,7 +112,7 @@ static int ms_ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static void ms_ssim_close(FFVmafFeature *f)
+void ff_vmaf_ms_ssim_close(FFVmafFeature *f)
 {
     MSSSIMContext *s = f->priv;
     av_freep(&s->buf);
@@ -140,9 +130,7 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const size_t half = (size_t)ff_vmaf_ssim_decimated_size(w, 2) *
                         ff_vmaf_ssim_decimated_size(h, 2);
     float *lvl[2][2], *tmp;
-    float mean[3][SCALES];
-    double score = 1.0;
-    int ret;
+    FFVmafSsimSums sums[SCALES];
 
     if (w != s->w || h != s->h)
         return AVERROR(EINVAL);
@@ -156,8 +144,6 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     s->dsp.load(lvl[0][1], w, dis->data[0], dis->linesize[0], w, h, dis->bpc);
     for (int i = 0; i < SCALES; i++) {
         float *const *cur = lvl[i & 1];
-        FFVmafSsimSums sums;
-        double n;
 
         if (i > 0) {
             float *const *prev = lvl[!(i & 1)];
@@ -167,12 +153,31 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             w = nw;
             h = ff_vmaf_ssim_decimated_size(h, 2);
         }
-        ff_vmaf_ssim_sums_dsp(&s->dsp, &sums, cur[0], w, cur[1], w, w, h, tmp);
+        ff_vmaf_ssim_sums_dsp(&s->dsp, &sums[i], cur[0], w, cur[1], w, w, h, tmp);
+    }
+    return ff_vmaf_ms_ssim_write(f, fc, index, sums);
+}
+
+int ff_vmaf_ms_ssim_write(FFVmafFeature *f, FFVmafFeatureCollector *fc, unsigned index,
+                          const FFVmafSsimSums sums[SCALES])
+{
+    const MSSSIMContext *s = f->priv;
+    int w = s->w, h = s->h;
+    float mean[3][SCALES];
+    double score = 1.0;
+    int ret;
+
+    for (int i = 0; i < SCALES; i++) {
+        double n;
+        if (i > 0) {
+            w = ff_vmaf_ssim_decimated_size(w, 2);
+            h = ff_vmaf_ssim_decimated_size(h, 2);
+        }
         n = (double)(w - FF_VMAF_SSIM_WINDOW + 1) * (h - FF_VMAF_SSIM_WINDOW + 1);
         /* libvmaf keeps each mean as a float. */
-        mean[0][i] = (float)(sums.l / n);
-        mean[1][i] = (float)(sums.c / n);
-        mean[2][i] = (float)(sums.s / n);
+        mean[0][i] = (float)(sums[i].l / n);
+        mean[1][i] = (float)(sums[i].c / n);
+        mean[2][i] = (float)(sums[i].s / n);
     }
 
     /* The product of each scale's three factors, then into the total. */
@@ -191,11 +196,11 @@ static int ms_ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
 const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim = {
     .name      = "float_ms_ssim",
-    .options   = ms_ssim_options,
+    .options   = ff_vmaf_ms_ssim_options,
     .priv_size = sizeof(MSSSIMContext),
     .flags     = 0,
-    .provides  = ms_ssim_provides,
-    .init      = ms_ssim_init,
+    .provides  = ff_vmaf_ms_ssim_provides,
+    .init      = ff_vmaf_ms_ssim_init,
     .extract   = ms_ssim_extract,
-    .close     = ms_ssim_close,
+    .close     = ff_vmaf_ms_ssim_close,
 };

@@ -34,26 +34,12 @@
 #include "libavutil/mem.h"
 
 #include "feature.h"
+#include "ssim.h"
 #include "ssim_dsp.h"
-
-typedef struct SSIMContext {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-    int scale;
-
-    int factor;         ///< decimation factor in use (1: none)
-    int w, h;           ///< frame size of the init
-    int sw, sh;         ///< size the SSIM core runs at
-    double max_db;
-
-    FFVmafSsimDSPContext dsp;
-    float *buf;         ///< planes and scratch of one frame
-} SSIMContext;
 
 /* None of these is a feature parameter: libvmaf never renames the keys. */
 #define OFFSET(x) offsetof(SSIMContext, x)
-static const FFVmafOption ssim_options[] = {
+const FFVmafOption ff_vmaf_ssim_options[] = {
     { "enable_lcs", NULL, FF_VMAF_OPT_BOOL, OFFSET(enable_lcs), 0, NULL, 0, 1,  0 },
     { "enable_db",  NULL, FF_VMAF_OPT_BOOL, OFFSET(enable_db),  0, NULL, 0, 1,  0 },
     { "clip_db",    NULL, FF_VMAF_OPT_BOOL, OFFSET(clip_db),    0, NULL, 0, 1,  0 },
@@ -61,11 +47,11 @@ static const FFVmafOption ssim_options[] = {
     { NULL }
 };
 
-static const char *const ssim_provides[] = {
+const char *const ff_vmaf_ssim_provides[] = {
     "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL
 };
 
-static int ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     SSIMContext *s = f->priv;
 
@@ -106,7 +92,7 @@ static int ssim_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static void ssim_close(FFVmafFeature *f)
+void ff_vmaf_ssim_close(FFVmafFeature *f)
 {
     SSIMContext *s = f->priv;
     av_freep(&s->buf);
@@ -121,8 +107,6 @@ static int ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const size_t full = (size_t)w * h, small = (size_t)sw * sh;
     FFVmafSsimSums sums;
     float *ref_f, *dis_f, *tmp;
-    double n, score;
-    int ret;
 
     if (w != s->w || h != s->h)
         return AVERROR(EINVAL);
@@ -140,30 +124,38 @@ static int ssim_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         tmp  += 2 * small;
     }
     ff_vmaf_ssim_sums_dsp(&s->dsp, &sums, ref_f, sw, dis_f, sw, sw, sh, tmp);
+    return ff_vmaf_ssim_write(f, fc, index, &sums);
+}
 
+int ff_vmaf_ssim_write(FFVmafFeature *f, FFVmafFeatureCollector *fc, unsigned index,
+                       const FFVmafSsimSums *sums)
+{
+    const SSIMContext *s = f->priv;
     /* Every mean is rounded to float, as libvmaf reports them. */
-    n = (double)(sw - FF_VMAF_SSIM_WINDOW + 1) * (sh - FF_VMAF_SSIM_WINDOW + 1);
-    score = (float)(sums.ssim / n);
+    const double n = (double)(s->sw - FF_VMAF_SSIM_WINDOW + 1) * (s->sh - FF_VMAF_SSIM_WINDOW + 1);
+    double score = (float)(sums->ssim / n);
+    int ret;
+
     if (s->enable_db)
         score = ff_vmaf_ssim_to_db(score, s->max_db);
     ret = ff_vmaf_feature_write(f, fc, "float_ssim", index, score);
     if (ret < 0 || !s->enable_lcs)
         return ret;
-    ret = ff_vmaf_feature_write(f, fc, "float_ssim_l", index, (float)(sums.l / n));
+    ret = ff_vmaf_feature_write(f, fc, "float_ssim_l", index, (float)(sums->l / n));
     if (ret >= 0)
-        ret = ff_vmaf_feature_write(f, fc, "float_ssim_c", index, (float)(sums.c / n));
+        ret = ff_vmaf_feature_write(f, fc, "float_ssim_c", index, (float)(sums->c / n));
     if (ret >= 0)
-        ret = ff_vmaf_feature_write(f, fc, "float_ssim_s", index, (float)(sums.s / n));
+        ret = ff_vmaf_feature_write(f, fc, "float_ssim_s", index, (float)(sums->s / n));
     return ret;
 }
 
 const FFVmafExtractor ff_vmaf_extractor_float_ssim = {
     .name      = "float_ssim",
-    .options   = ssim_options,
+    .options   = ff_vmaf_ssim_options,
     .priv_size = sizeof(SSIMContext),
     .flags     = 0,
-    .provides  = ssim_provides,
-    .init      = ssim_init,
+    .provides  = ff_vmaf_ssim_provides,
+    .init      = ff_vmaf_ssim_init,
     .extract   = ssim_extract,
-    .close     = ssim_close,
+    .close     = ff_vmaf_ssim_close,
 };
