@@ -45,6 +45,10 @@ static const Config configs[] = {
     { "float", "version=vmaf_float_v0.6.1",
       "name=float_psnr|name=float_ansnr|name=float_moment|name=float_motion:debug=true|"
       "name=float_vif:debug=true|name=float_adm:debug=true" },
+    { "float_motion-options", "",
+      "name=float_motion:motion_filter_size=3:motion_blend_factor=0.5:motion_blend_offset=2|"
+      "name=float_motion:motion_filter_size=1:motion_fps_weight=2:motion_max_val=3|"
+      "name=float_motion:motion_force_zero=true" },
     { "ssim", "", "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true" },
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" },
     { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },

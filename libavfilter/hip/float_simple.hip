@@ -254,6 +254,25 @@ vmaf_float_ansnr_16(const uint8_t *ref, const uint8_t *dis, size_t pitch, int w,
  * the n vertical sums its output reads.
  */
 template <typename T>
+__device__ static inline float motion_blur(const uint8_t *ref, size_t pitch, int w, int h,
+                                           int y, int j, float scale, const float *g, int n)
+{
+    const int r = n / 2;
+    float b = 0.0f;
+
+    if (n == 1)
+        return sample<T>(ref, pitch, y, j, scale, -128.0f);
+    for (int k = 0; k < n; k++) {
+        const int col = gpu_mirror101(j - r + k, w);
+        float v = 0.0f;
+        for (int kk = 0; kk < n; kk++)
+            v += g[kk] * sample<T>(ref, pitch, gpu_mirror101(y - r + kk, h), col, scale, -128.0f);
+        b += g[k] * v;
+    }
+    return b;
+}
+
+template <typename T>
 __device__ static inline void motion_rows(const uint8_t *ref, size_t pitch, int w, int h,
                                           float scale, const float *taps, int n,
                                           float *cur, const float *prev, int has_prev,
@@ -262,7 +281,6 @@ __device__ static inline void motion_rows(const uint8_t *ref, size_t pitch, int 
     __shared__ float g[5];
     const int lane = threadIdx.x, y = blockIdx.y * ROWS + threadIdx.y;
     const int tid = threadIdx.y * 32 + lane;
-    const int r = n / 2;
     float sum = 0.0f;
 
     /* No taps (and no buffer) without a blur. */
@@ -274,20 +292,7 @@ __device__ static inline void motion_rows(const uint8_t *ref, size_t pitch, int 
         const int j = c + lane;
         float t = 0.0f;
         if (y < h && j < w) {
-            float b;
-            if (n == 1) {
-                b = sample<T>(ref, pitch, y, j, scale, -128.0f);
-            } else {
-                b = 0.0f;
-                for (int k = 0; k < n; k++) {
-                    const int col = gpu_mirror101(j - r + k, w);
-                    float v = 0.0f;
-                    for (int kk = 0; kk < n; kk++)
-                        v += g[kk] * sample<T>(ref, pitch, gpu_mirror101(y - r + kk, h), col,
-                                               scale, -128.0f);
-                    b += g[k] * v;
-                }
-            }
+            const float b = motion_blur<T>(ref, pitch, w, h, y, j, scale, g, n);
             cur[(size_t)y * w + j] = b;
             if (has_prev)
                 t = fabsf(prev[(size_t)y * w + j] - b);
