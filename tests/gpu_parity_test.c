@@ -45,6 +45,10 @@ static const Config configs[] = {
     { "float", "version=vmaf_float_v0.6.1",
       "name=float_psnr|name=float_ansnr|name=float_moment|name=float_motion:debug=true|"
       "name=float_vif:debug=true|name=float_adm:debug=true" },
+    { "float_motion-options", "",
+      "name=float_motion:motion_filter_size=3:motion_blend_factor=0.5:motion_blend_offset=2|"
+      "name=float_motion:motion_filter_size=1:motion_fps_weight=2:motion_max_val=3|"
+      "name=float_motion:motion_force_zero=true" },
     { "ssim", "", "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true" },
     { "ssim_db", "", "name=float_ssim:enable_db=true:clip_db=true:scale=3:enable_lcs=true|"
       "name=float_ms_ssim:enable_db=true:clip_db=true:enable_lcs=true" },

@@ -46,6 +46,11 @@ extern const FFVmafGpuCode ff_vmaf_gpu_code_ciede;
 extern const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip;
 extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
+extern const FFVmafExtractor ff_vmaf_extractor_float_psnr_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_moment_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_motion_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_float_simple;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -56,6 +61,10 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_ciede_hip,
     &ff_vmaf_extractor_float_ssim_hip,
     &ff_vmaf_extractor_float_ms_ssim_hip,
+    &ff_vmaf_extractor_float_psnr_hip,
+    &ff_vmaf_extractor_float_ansnr_hip,
+    &ff_vmaf_extractor_float_moment_hip,
+    &ff_vmaf_extractor_float_motion_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -67,6 +76,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_psnr_hvs,
     &ff_vmaf_gpu_code_ciede,
     &ff_vmaf_gpu_code_ssim,
+    &ff_vmaf_gpu_code_float_simple,
     NULL
 };
 

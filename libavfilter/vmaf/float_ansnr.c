@@ -34,17 +34,10 @@
 
 #include "feature.h"
 #include "float_dsp.h"
+#include "float_simple.h"
 
-#define REF_TAPS 3
-#define DIS_TAPS 5
-
-typedef struct FloatANSNRContext {
-    double peak, cap;
-    /* Integer weights divided in double, then stored as float. */
-    float ref_kernel[REF_TAPS * REF_TAPS];
-    float dis_kernel[DIS_TAPS * DIS_TAPS];
-    FFVmafFloatDSPContext dsp;
-} FloatANSNRContext;
+#define REF_TAPS FF_VMAF_ANSNR_REF_TAPS
+#define DIS_TAPS FF_VMAF_ANSNR_DIS_TAPS
 
 static const int ref_weights[REF_TAPS * REF_TAPS] = {
     1, 2, 1,
@@ -60,7 +53,7 @@ static const int dis_weights[DIS_TAPS * DIS_TAPS] = {
      2,  7,  12,  7,  2,
 };
 
-static int float_ansnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_ansnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatANSNRContext *s = f->priv;
 
@@ -89,8 +82,6 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const size_t plane = (size_t)w * h;
     float *buf, *src, *ref_f, *dis_f, *tmp;
     float sig = 0.0f, noise = 0.0f;
-    double anpsnr;
-    int ret;
 
     buf = av_malloc_array(3 * plane + ff_vmaf_float_filter2d_tmp_size(w),
                           sizeof(*buf));
@@ -121,6 +112,15 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         noise += row_noise;
     }
     av_free(buf);
+    return ff_vmaf_float_ansnr_write(f, fc, index, sig, noise, w, h);
+}
+
+int ff_vmaf_float_ansnr_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                              unsigned index, float sig, float noise, int w, int h)
+{
+    const FloatANSNRContext *s = f->priv;
+    double anpsnr;
+    int ret;
 
     ret = ff_vmaf_feature_write(f, fc, "float_ansnr", index,
                                 noise == 0.0f ? s->cap :
@@ -133,14 +133,14 @@ static int float_ansnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 }
 
 /* libvmaf declares only float_ansnr: float_anpsnr never takes a suffix. */
-static const char *const float_ansnr_provides[] = { "float_ansnr", NULL };
-static const char *const float_ansnr_plain_outputs[] = { "float_anpsnr", NULL };
+const char *const ff_vmaf_float_ansnr_provides[] = { "float_ansnr", NULL };
+const char *const ff_vmaf_float_ansnr_plain_outputs[] = { "float_anpsnr", NULL };
 
 const FFVmafExtractor ff_vmaf_extractor_float_ansnr = {
     .name      = "float_ansnr",
     .priv_size = sizeof(FloatANSNRContext),
-    .provides  = float_ansnr_provides,
-    .plain_outputs = float_ansnr_plain_outputs,
-    .init      = float_ansnr_init,
+    .provides  = ff_vmaf_float_ansnr_provides,
+    .plain_outputs = ff_vmaf_float_ansnr_plain_outputs,
+    .init      = ff_vmaf_float_ansnr_init,
     .extract   = float_ansnr_extract,
 };

@@ -29,12 +29,9 @@
 
 #include "feature.h"
 #include "float_dsp.h"
+#include "float_simple.h"
 
-typedef struct FloatMomentContext {
-    FFVmafFloatDSPContext dsp;
-} FloatMomentContext;
-
-static int float_moment_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_moment_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatMomentContext *s = f->priv;
 
@@ -67,26 +64,30 @@ static int float_moment_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 {
     const FloatMomentContext *s = f->priv;
     float *row = av_malloc_array(ref->w[0], sizeof(*row));
-    double ref1, ref2, dis1, dis2;
-    int ret;
+    double m[4];
 
     if (!row)
         return AVERROR(ENOMEM);
-    moments(&s->dsp, ref, row, &ref1, &ref2);
-    moments(&s->dsp, dis, row, &dis1, &dis2);
+    moments(&s->dsp, ref, row, &m[0], &m[2]);
+    moments(&s->dsp, dis, row, &m[1], &m[3]);
     av_free(row);
+    return ff_vmaf_float_moment_write(f, fc, index, m);
+}
 
-    ret = ff_vmaf_feature_write(f, fc, "float_moment_ref1st", index, ref1);
+int ff_vmaf_float_moment_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                               unsigned index, const double m[4])
+{
+    int ret = ff_vmaf_feature_write(f, fc, "float_moment_ref1st", index, m[0]);
     if (ret >= 0)
-        ret = ff_vmaf_feature_write(f, fc, "float_moment_dis1st", index, dis1);
+        ret = ff_vmaf_feature_write(f, fc, "float_moment_dis1st", index, m[1]);
     if (ret >= 0)
-        ret = ff_vmaf_feature_write(f, fc, "float_moment_ref2nd", index, ref2);
+        ret = ff_vmaf_feature_write(f, fc, "float_moment_ref2nd", index, m[2]);
     if (ret >= 0)
-        ret = ff_vmaf_feature_write(f, fc, "float_moment_dis2nd", index, dis2);
+        ret = ff_vmaf_feature_write(f, fc, "float_moment_dis2nd", index, m[3]);
     return ret;
 }
 
-static const char *const float_moment_provides[] = {
+const char *const ff_vmaf_float_moment_provides[] = {
     "float_moment_ref1st", "float_moment_dis1st",
     "float_moment_ref2nd", "float_moment_dis2nd", NULL
 };
@@ -94,7 +95,7 @@ static const char *const float_moment_provides[] = {
 const FFVmafExtractor ff_vmaf_extractor_float_moment = {
     .name      = "float_moment",
     .priv_size = sizeof(FloatMomentContext),
-    .provides  = float_moment_provides,
-    .init      = float_moment_init,
+    .provides  = ff_vmaf_float_moment_provides,
+    .init      = ff_vmaf_float_moment_init,
     .extract   = float_moment_extract,
 };

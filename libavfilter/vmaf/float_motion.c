@@ -36,32 +36,11 @@
 
 #include "feature.h"
 #include "float_dsp.h"
+#include "float_simple.h"
 
 #define MOTION_NAME  "VMAF_feature_motion_score"
 #define MOTION2_NAME "VMAF_feature_motion2_score"
 #define MOTION3_NAME "VMAF_feature_motion3_score"
-
-typedef struct FloatMotionContext {
-    /* options */
-    int    debug;
-    int    force_zero;
-    int    filter_size;
-    int    add_scale1;
-    int    add_uv;
-    double fps_weight;
-    double max_val;
-    double blend_factor;
-    double blend_offset;
-
-    int w, h;
-    const float *taps;
-    float *src;         ///< the current reference, as float
-    float *blur[2];     ///< blurred reference of frame i at blur[i % 2]
-    float *tmp;
-    unsigned nb_frames;
-    float prev_motion;  ///< motion of the last frame pushed
-    FFVmafFloatDSPContext dsp;
-} FloatMotionContext;
 
 /*
  * libvmaf's fixed blur taps, as float32 literals: the 5-tap one is one ulp
@@ -73,7 +52,7 @@ static const float blur5[5] = {
 static const float blur3[3] = { 0.166378498f, 0.667243004f, 0.166378498f };
 
 #define OFFSET(x) offsetof(FloatMotionContext, x)
-static const FFVmafOption float_motion_options[] = {
+const FFVmafOption ff_vmaf_float_motion_options[] = {
     /* On by default: libvmaf prints "motion" beside motion2 and motion3. */
     { "debug",               NULL,      FF_VMAF_OPT_BOOL,   OFFSET(debug),        1,       NULL, 0, 1, 0 },
     { "motion_force_zero",   "force_0", FF_VMAF_OPT_BOOL,   OFFSET(force_zero),   0,       NULL, 0, 1, 1 },
@@ -87,7 +66,7 @@ static const FFVmafOption float_motion_options[] = {
     { NULL }
 };
 
-static void float_motion_close(FFVmafFeature *f)
+void ff_vmaf_float_motion_close(FFVmafFeature *f)
 {
     FloatMotionContext *s = f->priv;
 
@@ -97,7 +76,7 @@ static void float_motion_close(FFVmafFeature *f)
     av_freep(&s->tmp);
 }
 
-static int float_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatMotionContext *s = f->priv;
     const size_t plane = (size_t)geo->width * geo->height;
@@ -141,7 +120,7 @@ static int float_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     s->tmp     = av_malloc_array(ff_vmaf_float_conv_tmp_size(s->w), sizeof(*s->tmp));
     if (!s->src || !s->blur[0] || !s->blur[1] || !s->tmp) {
         /* The engine closes only the features whose init succeeded. */
-        float_motion_close(f);
+        ff_vmaf_float_motion_close(f);
         return AVERROR(ENOMEM);
     }
     return 0;
@@ -181,13 +160,24 @@ static int write_m2_m3(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
                                  FFMIN(blend(s, x), s->max_val));
 }
 
+void ff_vmaf_float_motion_blur(FloatMotionContext *s, unsigned index,
+                               const uint8_t *data, ptrdiff_t linesize, int bpc)
+{
+    float *cur = s->blur[index % 2];
+
+    s->dsp.from_luma(s->taps ? s->src : cur, s->w, data, linesize,
+                     s->w, s->h, bpc, -128.0f);
+    if (s->taps)
+        ff_vmaf_float_conv(&s->dsp, cur, s->w, s->src, s->w, s->w, s->h,
+                           s->taps, s->filter_size, 1, s->tmp);
+}
+
 static int float_motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                 const FFVmafPicture *dis, unsigned index,
                                 struct FFVmafFeatureCollector *fc)
 {
     FloatMotionContext *s = f->priv;
-    float *cur, motion = 0.0f;
-    int ret = 0;
+    float motion = 0.0f;
 
     if (index != s->nb_frames) {
         av_log(f->log_ctx, AV_LOG_ERROR,
@@ -195,8 +185,21 @@ static int float_motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                index, s->nb_frames);
         return AVERROR_BUG;
     }
-    s->nb_frames++;
+    if (!s->force_zero) {
+        ff_vmaf_float_motion_blur(s, index, ref->data[0], ref->linesize[0], ref->bpc);
+        if (index > 0)
+            motion = mean_abs_diff(s->blur[(index - 1) % 2], s->blur[index % 2], s->w, s->h);
+    }
+    return ff_vmaf_float_motion_write(f, fc, index, motion);
+}
 
+int ff_vmaf_float_motion_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                               unsigned index, float motion)
+{
+    FloatMotionContext *s = f->priv;
+    int ret = 0;
+
+    s->nb_frames++;
     if (s->force_zero) {
         ret = ff_vmaf_feature_write(f, fc, MOTION2_NAME, index, 0.0);
         if (ret >= 0 && s->debug)
@@ -205,15 +208,6 @@ static int float_motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             ret = ff_vmaf_feature_write(f, fc, MOTION3_NAME, index, 0.0);
         return ret;
     }
-
-    cur = s->blur[index % 2];
-    s->dsp.from_luma(s->taps ? s->src : cur, s->w, ref->data[0],
-                     ref->linesize[0], s->w, s->h, ref->bpc, -128.0f);
-    if (s->taps)
-        ff_vmaf_float_conv(&s->dsp, cur, s->w, s->src, s->w, s->w, s->h,
-                           s->taps, s->filter_size, 1, s->tmp);
-    if (index > 0)
-        motion = mean_abs_diff(s->blur[(index - 1) % 2], cur, s->w, s->h);
 
     /* libvmaf writes motion2 of frame 0 first, before motion. */
     if (index == 0 && (ret = ff_vmaf_feature_write(f, fc, MOTION2_NAME, 0, 0.0)) < 0)
@@ -234,7 +228,7 @@ static int float_motion_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return ret < 0 ? ret : 0;
 }
 
-static int float_motion_flush(FFVmafFeature *f, struct FFVmafFeatureCollector *fc)
+int ff_vmaf_float_motion_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
 {
     FloatMotionContext *s = f->priv;
 
@@ -246,21 +240,21 @@ static int float_motion_flush(FFVmafFeature *f, struct FFVmafFeatureCollector *f
     return write_m2_m3(f, fc, s->nb_frames - 1, s->prev_motion);
 }
 
-static const char *const float_motion_provides[] = {
+const char *const ff_vmaf_float_motion_provides[] = {
     MOTION_NAME, MOTION2_NAME, MOTION3_NAME, NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_float_motion = {
     .name        = "float_motion",
-    .options     = float_motion_options,
+    .options     = ff_vmaf_float_motion_options,
     .priv_size   = sizeof(FloatMotionContext),
     /* Each value compares a reference frame with the previous one: every
      * frame, in order, even when n_subsample skips the others. */
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
-    .provides    = float_motion_provides,
+    .provides    = ff_vmaf_float_motion_provides,
     .frame_delay = 1,
-    .init        = float_motion_init,
+    .init        = ff_vmaf_float_motion_init,
     .extract     = float_motion_extract,
-    .flush       = float_motion_flush,
-    .close       = float_motion_close,
+    .flush       = ff_vmaf_float_motion_flush,
+    .close       = ff_vmaf_float_motion_close,
 };

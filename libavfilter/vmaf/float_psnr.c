@@ -31,13 +31,9 @@
 
 #include "feature.h"
 #include "float_dsp.h"
+#include "float_simple.h"
 
-typedef struct FloatPSNRContext {
-    double peak, cap;
-    FFVmafFloatDSPContext dsp;
-} FloatPSNRContext;
-
-static int float_psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_psnr_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatPSNRContext *s = f->priv;
 
@@ -55,7 +51,7 @@ static int float_psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const FloatPSNRContext *s = f->priv;
     const int w = ref->w[0], h = ref->h[0];
     float *r = av_malloc_array(2 * (size_t)w, sizeof(*r)), *d = r + w;
-    double noise = 0.0, mse, psnr;
+    double noise = 0.0;
 
     if (!r)
         return AVERROR(ENOMEM);
@@ -71,18 +67,24 @@ static int float_psnr_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         }
     }
     av_free(r);
+    return ff_vmaf_float_psnr_write(f, fc, index, noise, w, h);
+}
 
-    mse  = noise / ((double)w * h);
-    psnr = 10.0 * log10(s->peak * s->peak / FFMAX(mse, 1e-10));
+int ff_vmaf_float_psnr_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                             unsigned index, double noise, int w, int h)
+{
+    const FloatPSNRContext *s = f->priv;
+    double mse  = noise / ((double)w * h);
+    double psnr = 10.0 * log10(s->peak * s->peak / FFMAX(mse, 1e-10));
     return ff_vmaf_feature_write(f, fc, "float_psnr", index, FFMIN(psnr, s->cap));
 }
 
-static const char *const float_psnr_provides[] = { "float_psnr", NULL };
+const char *const ff_vmaf_float_psnr_provides[] = { "float_psnr", NULL };
 
 const FFVmafExtractor ff_vmaf_extractor_float_psnr = {
     .name      = "float_psnr",
     .priv_size = sizeof(FloatPSNRContext),
-    .provides  = float_psnr_provides,
-    .init      = float_psnr_init,
+    .provides  = ff_vmaf_float_psnr_provides,
+    .init      = ff_vmaf_float_psnr_init,
     .extract   = float_psnr_extract,
 };
