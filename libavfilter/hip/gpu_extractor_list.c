@@ -51,6 +51,8 @@ extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr_hip;
 extern const FFVmafExtractor ff_vmaf_extractor_float_moment_hip;
 extern const FFVmafExtractor ff_vmaf_extractor_float_motion_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_simple;
+extern const FFVmafExtractor ff_vmaf_extractor_cambi_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_cambi;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -65,6 +67,7 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_float_ansnr_hip,
     &ff_vmaf_extractor_float_moment_hip,
     &ff_vmaf_extractor_float_motion_hip,
+    &ff_vmaf_extractor_cambi_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -77,6 +80,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_ciede,
     &ff_vmaf_gpu_code_ssim,
     &ff_vmaf_gpu_code_float_simple,
+    &ff_vmaf_gpu_code_cambi,
     NULL
 };
 

@@ -40,7 +40,9 @@
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
+#include "cambi.h"
 #include "cambi_dsp.h"
+#include "collector.h"
 #include "feature.h"
 
 #define CAMBI_NAME      "Cambi_feature_cambi_score"
@@ -54,52 +56,13 @@
 
 static const int scale_weights[FF_VMAF_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
 
-/* Weight of contrast step d = 1..32 (index 0 unused). */
-static const int contrast_weights[FF_VMAF_CAMBI_MAX_DIFFS + 1] = {
+const int ff_vmaf_cambi_contrast_weights[FF_VMAF_CAMBI_MAX_DIFFS + 1] = {
     0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
     8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
 };
 
-/* How one picture (distorted at enc size, reference at src size) is scored. */
-typedef struct CambiSize {
-    int w, h;           ///< size after resampling, before the speed-up
-    int *xmap, *ymap;   ///< resampling from the input; NULL: same size
-    int window;
-    int high_res;       ///< decimate once more before scale 0
-    int mask_threshold;
-    size_t tmp_size;    ///< c-value scratch at scale 0
-} CambiSize;
-
-typedef struct CambiContext {
-    /* options */
-    int enc_width, enc_height, enc_bitdepth;
-    int src_width, src_height;
-    int window_size;
-    double topk, cambi_topk;
-    double tvi_threshold;
-    double vis_lum_threshold;
-    int max_log_contrast;
-    char *eotf, *cambi_eotf;
-    int high_res_speedup;
-    double max_val;
-    int full_ref;
-    char *heatmaps_path;
-
-    int in_w, in_h;
-    int bitdepth;       ///< enc_bitdepth, resolved
-    double eff_topk;
-    int tvi[FF_VMAF_CAMBI_MAX_DIFFS + 1];
-    int vlt_luma;
-    uint32_t active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
-    float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
-    FFVmafCambiParams params;   ///< window set per picture
-    FFVmafCambiDSPContext dsp;
-    uint8_t *buf;               ///< scratch of cambi_score(), see ScoreBuf
-    CambiSize enc, src;
-} CambiContext;
-
 #define OFFSET(x) offsetof(CambiContext, x)
-static const FFVmafOption cambi_options[] = {
+const FFVmafOption ff_vmaf_cambi_options[] = {
     { "enc_width",               "encw",  FF_VMAF_OPT_INT,    OFFSET(enc_width),         0,     NULL, 0, 16384, 1 },
     { "enc_height",              "ench",  FF_VMAF_OPT_INT,    OFFSET(enc_height),        0,     NULL, 0, 16384, 1 },
     { "enc_bitdepth",            "encbd", FF_VMAF_OPT_INT,    OFFSET(enc_bitdepth),      0,     NULL, 0, 16, 1 },
@@ -312,7 +275,7 @@ static size_t score_buf_layout(const CambiSize *sz, uint8_t *base, ScoreBuf *b)
     return off;
 }
 
-static void cambi_close(FFVmafFeature *f)
+void ff_vmaf_cambi_close(FFVmafFeature *f)
 {
     CambiContext *s = f->priv;
 
@@ -323,7 +286,7 @@ static void cambi_close(FFVmafFeature *f)
     av_freep(&s->buf);
 }
 
-static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     CambiContext *s = f->priv;
     const char *eotf;
@@ -371,7 +334,7 @@ static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     s->params.nb_diffs  = nd;
     s->params.max_value = max_value;
     s->params.active    = s->active;
-    s->params.weights   = contrast_weights;
+    s->params.weights   = ff_vmaf_cambi_contrast_weights;
     s->params.recip     = s->recip;
 
     /* The encode size defaults to, and cannot exceed, the input size. */
@@ -395,7 +358,7 @@ static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             return ret;
         if ((ret = setup_size(f, &s->enc, ew, eh)) < 0 ||
             (s->full_ref && (ret = setup_size(f, &s->src, sw, sh)) < 0)) {
-            cambi_close(f);
+            ff_vmaf_cambi_close(f);
             return ret;
         }
     }
@@ -406,23 +369,39 @@ static int cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             size = FFMAX(size, score_buf_layout(&s->src, NULL, NULL));
         s->buf = av_malloc(size);
         if (!s->buf) {
-            cambi_close(f);
+            ff_vmaf_cambi_close(f);
             return AVERROR(ENOMEM);
         }
     }
     return 0;
 }
 
-/* CAMBI of one luma plane, scored as described by sz. */
-static double cambi_score(const CambiContext *s, const CambiSize *sz,
-                          const FFVmafPicture *pic, uint8_t *base)
+int ff_vmaf_cambi_topk_count(const CambiContext *s, int n)
+{
+    /* as ff_vmaf_cambi_topk_mean() takes it */
+    int k = (int)(s->eff_topk * n);
+    return k < 1 ? 1 : k > n ? n : k;
+}
+
+double ff_vmaf_cambi_pool(const CambiContext *s, const CambiSize *sz, const double *means)
+{
+    double score = 0.0;
+
+    for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++)
+        score += means[scale] * scale_weights[scale];
+    score /= (double)(sz->window * sz->window);
+    return FFMIN(score, s->max_val);
+}
+
+double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
+                           const FFVmafPicture *pic)
 {
     FFVmafCambiParams params = s->params;
     int w = sz->w, h = sz->h;
-    double score = 0.0;
+    double means[FF_VMAF_CAMBI_SCALES];
     ScoreBuf b;
 
-    score_buf_layout(sz, base, &b);
+    score_buf_layout(sz, s->buf, &b);
     params.window = sz->window;
 
     /* Encodes below 10 bits are dithered: average that out. */
@@ -435,7 +414,6 @@ static double cambi_score(const CambiContext *s, const CambiSize *sz,
 
     /* With the speed-up, scale 0 is the first decimation. */
     for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES + sz->high_res; scale++) {
-        double mean;
         if (scale) {
             ff_vmaf_cambi_decimate(&s->dsp, b.img, sz->w, b.mask, sz->w, w, h);
             w = (w + 1) >> 1;
@@ -446,27 +424,20 @@ static double cambi_score(const CambiContext *s, const CambiSize *sz,
         ff_vmaf_cambi_mode_filter(&s->dsp, b.img, sz->w, w, h, b.line);
         ff_vmaf_cambi_c_values(&s->dsp, b.c, b.img, sz->w, b.mask, sz->w, w, h,
                                &params, b.c_tmp, b.topk);
-        mean = ff_vmaf_cambi_topk_mean(b.c, w, h, b.mask, sz->w, s->eff_topk,
-                                       b.topk, b.topk_tmp);
-        score += mean * scale_weights[scale - sz->high_res];
+        means[scale - sz->high_res] =
+            ff_vmaf_cambi_topk_mean(b.c, w, h, b.mask, sz->w, s->eff_topk,
+                                    b.topk, b.topk_tmp);
     }
-    score /= (double)(sz->window * sz->window);
-    return FFMIN(score, s->max_val);
+    return ff_vmaf_cambi_pool(s, sz, means);
 }
 
-static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                         const FFVmafPicture *dis, unsigned index,
-                         struct FFVmafFeatureCollector *fc)
+int ff_vmaf_cambi_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                        unsigned index, double dist, double src)
 {
     const CambiContext *s = f->priv;
-    uint8_t *buf = s->buf;
-    double dist, src;
-    int ret;
+    int ret = ff_vmaf_feature_write(f, fc, CAMBI_NAME, index, dist);
 
-    dist = cambi_score(s, &s->enc, dis, buf);
-    ret = ff_vmaf_feature_write(f, fc, CAMBI_NAME, index, dist);
     if (ret >= 0 && s->full_ref) {
-        src = cambi_score(s, &s->src, ref, buf);
         ret = ff_vmaf_feature_write(f, fc, "cambi_source", index, src);
         if (ret >= 0)
             ret = ff_vmaf_feature_write(f, fc, "cambi_full_reference", index,
@@ -475,18 +446,29 @@ static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return ret;
 }
 
-static const char *const cambi_provides[] = { CAMBI_NAME, NULL };
-static const char *const cambi_plain_outputs[] = {
+static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                         const FFVmafPicture *dis, unsigned index,
+                         struct FFVmafFeatureCollector *fc)
+{
+    const CambiContext *s = f->priv;
+    double dist = ff_vmaf_cambi_score(s, &s->enc, dis);
+    double src  = s->full_ref ? ff_vmaf_cambi_score(s, &s->src, ref) : 0.0;
+
+    return ff_vmaf_cambi_write(f, fc, index, dist, src);
+}
+
+const char *const ff_vmaf_cambi_provides[] = { CAMBI_NAME, NULL };
+const char *const ff_vmaf_cambi_plain_outputs[] = {
     "cambi_source", "cambi_full_reference", NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_cambi = {
     .name      = "cambi",
-    .options   = cambi_options,
+    .options   = ff_vmaf_cambi_options,
     .priv_size = sizeof(CambiContext),
-    .provides  = cambi_provides,
-    .plain_outputs = cambi_plain_outputs,
-    .init      = cambi_init,
+    .provides  = ff_vmaf_cambi_provides,
+    .plain_outputs = ff_vmaf_cambi_plain_outputs,
+    .init      = ff_vmaf_cambi_init,
     .extract   = cambi_extract,
-    .close     = cambi_close,
+    .close     = ff_vmaf_cambi_close,
 };
