@@ -53,12 +53,10 @@ static const Config configs[] = {
     { "ssim_db", "", "name=float_ssim:enable_db=true:clip_db=true:scale=3:enable_lcs=true|"
       "name=float_ms_ssim:enable_db=true:clip_db=true:enable_lcs=true" },
     { "ssim_scale1", "", "name=float_ssim:scale=1:enable_db=true|name=float_ms_ssim:enable_db=true" },
-    { "cambi", "", "name=cambi|name=cambi:full_ref=true:high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" },
-    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17|"
       "name=cambi:enc_width=960:enc_height=540:enc_bitdepth=8:topk=0.05:max_log_contrast=3|"
       "name=cambi:window_size=40:max_log_contrast=5:cambi_topk=0.01:eotf=pq" },
-    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },
+    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
     { "3d0h", "path=%s/vmaf_v1.0.16_3d0h.json", "" },
     { "hfr_3d0h", "path=%s/vmaf_v1.0.16_hfr_3d0h.json", "" },
