@@ -54,6 +54,8 @@ typedef struct GpuFunctions {
     int (*event_destroy)(FFGpuEvent e);
     int (*event_record)(FFGpuEvent e, FFGpuStream s);
     int (*event_sync)(FFGpuEvent e);
+    int (*event_query)(FFGpuEvent e);
+    int (*event_elapsed)(float *ms, FFGpuEvent start, FFGpuEvent end);
     int (*stream_wait_event)(FFGpuStream s, FFGpuEvent e, unsigned flags);
     int (*upload)(FFGpuPtr dst, const void *src, size_t size, FFGpuStream s);
     int (*download)(void *dst, FFGpuPtr src, size_t size, FFGpuStream s);

@@ -65,6 +65,8 @@ static const Symbol cuda_symbols[] = {
     SYM(event_destroy,   "cuEventDestroy_v2"),
     SYM(event_record,    "cuEventRecord"),
     SYM(event_sync,      "cuEventSynchronize"),
+    SYM(event_query,     "cuEventQuery"),
+    SYM(event_elapsed,   "cuEventElapsedTime"),
     SYM(stream_wait_event, "cuStreamWaitEvent"),
     SYM(upload,          "cuMemcpyHtoDAsync_v2"),
     SYM(download,        "cuMemcpyDtoHAsync_v2"),
@@ -97,6 +99,8 @@ static const Symbol hip_symbols[] = {
     SYM(event_destroy,   "hipEventDestroy"),
     SYM(event_record,    "hipEventRecord"),
     SYM(event_sync,      "hipEventSynchronize"),
+    SYM(event_query,     "hipEventQuery"),
+    SYM(event_elapsed,   "hipEventElapsedTime"),
     SYM(stream_wait_event, "hipStreamWaitEvent"),
     SYM(upload,          "hipMemcpyHtoDAsync"),
     SYM(download,        "hipMemcpyDtoHAsync"),
@@ -109,6 +113,8 @@ static const Symbol hip_symbols[] = {
 /* Flag values shared by both APIs. */
 #define STREAM_NON_BLOCKING  1
 #define EVENT_DISABLE_TIMING 2
+/* Error codes shared by both APIs. */
+#define ERROR_NOT_READY      600
 
 static const char *error_name(const FFGpu *g, int err)
 {
@@ -423,6 +429,27 @@ int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s)
 int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e)
 {
     return CHECK(g, g->fn.event_create(e, EVENT_DISABLE_TIMING), "EventCreate");
+}
+
+int ff_gpu_event_create_timed(FFGpu *g, FFGpuEvent *e)
+{
+    return CHECK(g, g->fn.event_create(e, 0), "EventCreate");
+}
+
+int ff_gpu_event_query(FFGpu *g, FFGpuEvent e)
+{
+    int err = g->fn.event_query(e);
+    if (err == ERROR_NOT_READY)
+        return 0;
+    return err ? CHECK(g, err, "EventQuery") : 1;
+}
+
+int ff_gpu_event_elapsed(FFGpu *g, FFGpuEvent start, FFGpuEvent end, double *seconds)
+{
+    float ms = 0;
+    int ret = CHECK(g, g->fn.event_elapsed(&ms, start, end), "EventElapsedTime");
+    *seconds = ms / 1000.0;
+    return ret;
 }
 
 int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e)

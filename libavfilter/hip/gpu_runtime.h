@@ -91,9 +91,15 @@ int ff_gpu_stream_create(FFGpu *g, FFGpuStream *s);
 int ff_gpu_stream_destroy(FFGpu *g, FFGpuStream *s);
 int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s);
 int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e);
+/** An event that can be timed (ff_gpu_event_elapsed()); the others cannot. */
+int ff_gpu_event_create_timed(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s);
 int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e);
+/** 1 when everything before e has run, 0 when not yet, < 0 on error. */
+int ff_gpu_event_query(FFGpu *g, FFGpuEvent e);
+/** Seconds between two timed events that have both completed. */
+int ff_gpu_event_elapsed(FFGpu *g, FFGpuEvent start, FFGpuEvent end, double *seconds);
 /** Work queued on s after this waits for e (recorded on any stream). */
 int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e);
 

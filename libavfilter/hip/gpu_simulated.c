@@ -45,6 +45,8 @@ static int sim_stream_create(FFGpuStream *s, unsigned flags)           { return 
 static int sim_event_create(FFGpuEvent *e, unsigned flags)             { return sim_ok_handle(e); }
 static int sim_wait_event(FFGpuStream s, FFGpuEvent e, unsigned flags) { return 0; }
 static int sim_event_record(FFGpuEvent e, FFGpuStream s)               { return 0; }
+static int sim_event_query(FFGpuEvent e)                               { return 0; }
+static int sim_event_elapsed(float *ms, FFGpuEvent a, FFGpuEvent b)    { *ms = 0; return 0; }
 
 static int sim_launch(FFGpuFunction f, unsigned gx, unsigned gy, unsigned gz,
                       unsigned bx, unsigned by, unsigned bz, unsigned shmem,
@@ -116,6 +118,8 @@ void ff_gpu_simulated_functions(GpuFunctions *fn)
     fn->event_destroy   = sim_ok;
     fn->event_record    = sim_event_record;
     fn->event_sync      = sim_ok;
+    fn->event_query     = sim_event_query;
+    fn->event_elapsed   = sim_event_elapsed;
     fn->stream_wait_event = sim_wait_event;
     fn->upload          = sim_upload;
     fn->download        = sim_download;

@@ -19,10 +19,13 @@
 
 #include <string.h>
 
+#include "libavutil/common.h"
+#include "libavutil/cpu.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
+#include "libavutil/slicethread.h"
 
 #include "code_object.h"
 #include "vmaf_gpu.h"
@@ -32,6 +35,8 @@ FF_VMAF_GPU_CODE(unpack, unpack_kernels);
 
 #define UNPACK_BLOCK_X 64
 #define UNPACK_BLOCK_Y 4
+
+static void stage_job(void *priv, int j, int thread, int n, int nb_threads);
 
 int ff_vmaf_gpu_slot(unsigned index)
 {
@@ -53,6 +58,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
             ff_gpu_free(g->gpu, &g->slot[i].dev);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].done);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].unpacked);
+            ff_gpu_event_destroy(g->gpu, &g->slot[i].begin);
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
         ff_gpu_module_unload(g->gpu, g->unpack_module);
@@ -67,6 +73,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_gpu_leave(g->gpu);
     }
     ff_gpu_close(&g->gpu);
+    avpriv_slicethread_free(&g->stager);
     av_freep(pg);
 }
 
@@ -98,7 +105,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
                       const FFVmafGeometry *geo, int nb_planes, void *log_ctx)
 {
     FFVmafGpu *g = av_mallocz(sizeof(*g));
-    size_t host_size, dev_size;
+    size_t host_size;
     int ret;
 
     if (!g)
@@ -120,7 +127,15 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
             raw_layout(g, w);
     }
     /* The same layout on both sides: planes, then the raw uploads. */
-    host_size = dev_size = 2 * g->frame_size + g->raw_size[0] + g->raw_size[1];
+    host_size = g->slot_size = 2 * g->frame_size + g->raw_size[0] + g->raw_size[1];
+
+    /* Copying into page-locked memory runs at one core's memory bandwidth:
+     * a thread for every 2 MiB of a frame pair's planes, up to 4. */
+    g->nb_stagers = av_clip((int)((host_size + (1 << 21) - 1) >> 21), 1, 4);
+    g->nb_stagers = FFMIN(g->nb_stagers, av_cpu_count());
+    if (g->nb_stagers > 1 &&
+        avpriv_slicethread_create(&g->stager, g, stage_job, NULL, g->nb_stagers) <= 1)
+        avpriv_slicethread_free(&g->stager);
 
     ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)
                  : ff_gpu_open(&g->gpu, device, log_ctx);
@@ -142,9 +157,9 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
         ret = ff_gpu_event_create(g->gpu, &g->src_ready);
     for (int i = 0; ret >= 0 && i < FF_VMAF_GPU_SLOTS; i++) {
         g->slot[i].index = -1;
-        if ((ret = ff_gpu_host_alloc(g->gpu, (void **)&g->slot[i].host, host_size)) >= 0 &&
-            (ret = ff_gpu_malloc(g->gpu, &g->slot[i].dev, dev_size)) >= 0 &&
-            (ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 && cu_ctx)
+        /* The slots' memory is allocated at their first frame (a short
+         * run needs few, and page-locking is slow). */
+        if ((ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 && cu_ctx)
             ret = ff_gpu_event_create(g->gpu, &g->slot[i].unpacked);
     }
     ff_gpu_leave(g->gpu);
@@ -214,45 +229,99 @@ static int queue_unpack(FFVmafGpu *g, int s, int which, int layout, int shift,
     return 0;
 }
 
-static void copy_rows(uint8_t *dst, const uint8_t *src, ptrdiff_t linesize,
-                      size_t row, size_t rows)
+/* Queue a staged copy: rows rows of row bytes from src (linesize apart)
+ * into host at dst, packed; the pool copies them all at once. */
+static int stage(FFVmafGpu *g, uint8_t *dst, const uint8_t *src, ptrdiff_t linesize,
+                 size_t row, size_t rows)
 {
-    for (size_t y = 0; y < rows; y++) {
-        memcpy(dst, src, row);
-        dst += row;
-        src += linesize;
+    FFVmafGpuStaged *c;
+    if (g->nb_staged == FF_ARRAY_ELEMS(g->staged))
+        return AVERROR_BUG;
+    c = &g->staged[g->nb_staged++];
+    c->dst      = dst;
+    c->src      = src;
+    c->linesize = linesize;
+    c->row      = row;
+    c->rows     = rows;
+    return 0;
+}
+
+/* Job j of n: its share of the rows of every staged copy. */
+static void stage_job(void *priv, int j, int thread, int n, int nb_threads)
+{
+    FFVmafGpu *g = priv;
+    for (int i = 0; i < g->nb_staged; i++) {
+        const FFVmafGpuStaged *c = &g->staged[i];
+        size_t y0 = c->rows * j / n, y1 = c->rows * (j + 1) / n;
+        const uint8_t *src = c->src + (ptrdiff_t)y0 * c->linesize;
+        uint8_t *dst = c->dst + y0 * c->row;
+        if (c->linesize == (ptrdiff_t)c->row) {
+            memcpy(dst, src, (y1 - y0) * c->row);
+            continue;
+        }
+        for (size_t y = y0; y < y1; y++, src += c->linesize, dst += c->row)
+            memcpy(dst, src, c->row);
     }
 }
 
+static void run_staged(FFVmafGpu *g)
+{
+    if (!g->nb_staged)
+        return;
+    if (g->stager)
+        avpriv_slicethread_execute(g->stager, g->nb_stagers, 0);
+    else
+        stage_job(g, 0, 0, 1, 1);
+    g->nb_staged = 0;
+}
+
 /* A host picture: planar low-bit ones straight into the planes, others
- * raw, to be unpacked on the device. */
-static int upload_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
+ * raw, to be unpacked on the device. Stages the copies into the slot's
+ * page-locked memory; upload_staged() sends them once they are made. */
+static int stage_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
 {
     uint8_t *host = g->slot[s].host;
-    FFGpuPtr dev  = g->slot[s].dev;
+    int ret;
 
     if (pic->chroma != g->geo.chroma_layout[which] || pic->shift != g->geo.sample_shift[which])
         return AVERROR_BUG;
     if (g->plain[which]) {
         uint8_t *dst = host + plane_offset(g, which, 0);
         for (int p = 0; p < g->nb_planes; p++)
-            copy_rows(dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
-                      (size_t)g->w[p] * g->bytes, g->h[p]);
-        return ff_gpu_upload(g->gpu, dev + plane_offset(g, which, 0), dst, g->frame_size, g->stream);
+            if ((ret = stage(g, dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
+                             (size_t)g->w[p] * g->bytes, g->h[p])) < 0)
+                return ret;
+    } else {
+        size_t off = 2 * g->frame_size + raw_offset(g, which);
+        for (int q = 0; q < g->src_planes[which]; q++) {
+            if ((ret = stage(g, host + off, pic->data[q], pic->linesize[q],
+                             g->raw_pitch[which][q], g->raw_rows[which][q])) < 0)
+                return ret;
+            off += g->raw_pitch[which][q] * g->raw_rows[which][q];
+        }
+        g->slot[s].raw |= 1 << which;
+    }
+    return 0;
+}
+
+static int upload_staged(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
+{
+    uint8_t *host = g->slot[s].host;
+    FFGpuPtr dev  = g->slot[s].dev;
+
+    if (g->plain[which]) {
+        size_t off = plane_offset(g, which, 0);
+        return ff_gpu_upload(g->gpu, dev + off, host + off, g->frame_size, g->stream);
     } else {
         size_t off = 2 * g->frame_size + raw_offset(g, which);
         FFGpuPtr src[3];
         int ret;
         for (int q = 0; q < g->src_planes[which]; q++) {
             src[q] = dev + off;
-            copy_rows(host + off, pic->data[q], pic->linesize[q],
-                      g->raw_pitch[which][q], g->raw_rows[which][q]);
             off += g->raw_pitch[which][q] * g->raw_rows[which][q];
         }
-        g->slot[s].raw |= 1 << which;
-        if ((ret = ff_gpu_upload(g->gpu, dev + 2 * g->frame_size + raw_offset(g, which),
-                                 host + 2 * g->frame_size + raw_offset(g, which),
-                                 g->raw_size[which], g->stream)) < 0)
+        off = 2 * g->frame_size + raw_offset(g, which);
+        if ((ret = ff_gpu_upload(g->gpu, dev + off, host + off, g->raw_size[which], g->stream)) < 0)
             return ret;
         return queue_unpack(g, s, which, pic->chroma, pic->shift, src, g->raw_pitch[which], g->stream);
     }
@@ -268,16 +337,29 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
      * back long ago; waiting costs nothing but keeps reuse safe. */
     if (g->slot[s].index >= 0 && (ret = ff_gpu_event_sync(g->gpu, g->slot[s].done)) < 0)
         return ret;
+    if (!g->slot[s].host &&
+        ((ret = ff_gpu_host_alloc(g->gpu, (void **)&g->slot[s].host, g->slot_size)) < 0 ||
+         (ret = ff_gpu_malloc(g->gpu, &g->slot[s].dev, g->slot_size)) < 0))
+        return ret;
     g->slot[s].index = index;
-    g->slot[s].raw = g->slot[s].from_device = 0;
+    g->slot[s].raw = g->slot[s].from_device = g->slot[s].timed = 0;
     if (g->results_size &&
         (ret = ff_gpu_memset(g->gpu, g->results_dev + s * g->results_size, 0,
                              g->results_size, g->stream)) < 0)
         return ret;
 
+    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
+        return ret;
+    /* The host pictures' copies into page-locked memory, on the pool. */
+    for (int w = 0; w < 2; w++)
+        if (!pic[w]->on_device && (ret = stage_host(g, s, w, pic[w])) < 0) {
+            g->nb_staged = 0;
+            return ret;
+        }
+    run_staged(g);
     for (int w = 0; w < 2; w++) {
         if (!pic[w]->on_device) {
-            if ((ret = upload_host(g, s, w, pic[w])) < 0)
+            if ((ret = upload_staged(g, s, w, pic[w])) < 0)
                 return ret;
             continue;
         }
@@ -452,5 +534,33 @@ int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index)
 
 int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index)
 {
-    return ff_gpu_event_sync(g->gpu, g->slot[ff_vmaf_gpu_slot(index)].done);
+    int s = ff_vmaf_gpu_slot(index), ret;
+    double t;
+    if ((ret = ff_gpu_event_sync(g->gpu, g->slot[s].done)) < 0)
+        return ret;
+    if (g->timing && !g->slot[s].timed) {
+        if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[s].begin, g->slot[s].done, &t)) < 0)
+            return ret;
+        g->busy += t;
+        g->nb_timed++;
+        g->slot[s].timed = 1;
+    }
+    return 0;
+}
+
+int ff_vmaf_gpu_frame_ready(FFVmafGpu *g, unsigned index)
+{
+    return ff_gpu_event_query(g->gpu, g->slot[ff_vmaf_gpu_slot(index)].done);
+}
+
+int ff_vmaf_gpu_enable_timing(FFVmafGpu *g)
+{
+    int ret = 0;
+    for (int i = 0; i < FF_VMAF_GPU_SLOTS && ret >= 0; i++) {
+        ff_gpu_event_destroy(g->gpu, &g->slot[i].done);
+        if ((ret = ff_gpu_event_create_timed(g->gpu, &g->slot[i].done)) >= 0)
+            ret = ff_gpu_event_create_timed(g->gpu, &g->slot[i].begin);
+    }
+    g->timing = ret >= 0;
+    return ret;
 }

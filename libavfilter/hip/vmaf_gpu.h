@@ -35,8 +35,23 @@
 #include "code_object.h"
 #include "gpu_runtime.h"
 
-/** Frames that can be in flight: the one being queued, the one being read back, slack. */
-#define FF_VMAF_GPU_SLOTS 4
+/**
+ * Frames that can be in flight: the one being queued, up to
+ * FF_VMAF_GPU_SLOTS - 1 earlier ones still running or waiting to be read
+ * back (the engine reads a frame back once it has run, and must before its
+ * slot is reused).
+ */
+#define FF_VMAF_GPU_SLOTS 6
+
+/** A copy into page-locked memory, made by the staging threads. */
+typedef struct FFVmafGpuStaged {
+    uint8_t *dst;
+    const uint8_t *src;
+    ptrdiff_t linesize;
+    size_t row, rows;
+} FFVmafGpuStaged;
+
+struct AVSliceThread;
 
 /** Code objects and device allocations a ring can own. */
 #define FF_VMAF_GPU_MAX_MODULES 16
@@ -52,6 +67,7 @@ typedef struct FFVmafGpu {
     int w[3], h[3];
     size_t plane_size[3];       ///< packed: pitch = w * bytes
     size_t frame_size;          ///< all planes of one picture
+    size_t slot_size;           ///< a slot's bytes, host and device alike
 
     /**
      * Sources that are not planar low-bit (NV12, P010...) are uploaded as
@@ -86,14 +102,28 @@ typedef struct FFVmafGpu {
     FFGpuPtr results_dev;       ///< FF_VMAF_GPU_SLOTS * results_size
     uint8_t *results_host;      ///< page-locked, the same layout
 
+    /* The copies of host pictures into the slot, made by nb_stagers
+     * threads (the caller's among them). */
+    struct AVSliceThread *stager;
+    int nb_stagers;
+    FFVmafGpuStaged staged[8];
+    int nb_staged;
+
+    /* GPU time from each frame's upload to its last copy, once read back. */
+    int timing;
+    double busy;
+    unsigned nb_timed;
+
     struct {
         uint8_t   *host;        ///< ref planes, dis planes, then the raw copies of each
         FFGpuPtr   dev;         ///< the same layout
         FFGpuEvent done;        ///< recorded after the frame's last kernel and copy
+        FFGpuEvent begin;       ///< before its upload, when timing
         FFGpuEvent unpacked;    ///< hardware frames read
         int64_t    index;       ///< frame in this slot, -1 if none
         int        raw;         ///< bit w: picture w's host copy is raw, not planes yet
         int        from_device; ///< a picture came from a hardware frame: no host copy
+        int        timed;       ///< its GPU time is counted
     } slot[FF_VMAF_GPU_SLOTS];
 } FFVmafGpu;
 
@@ -164,5 +194,9 @@ size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane);
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index);
 /** Wait until everything queued for frame index has run. */
 int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index);
+/** 1 when frame index has run, 0 if not yet (< 0: error). */
+int ff_vmaf_gpu_frame_ready(FFVmafGpu *g, unsigned index);
+/** Count the GPU time of every frame (busy, nb_timed), from the next upload on. */
+int ff_vmaf_gpu_enable_timing(FFVmafGpu *g);
 
 #endif /* AVFILTER_HIP_VMAF_GPU_H */

@@ -523,9 +523,10 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
             return ret;
     }
     e->nb_pushed++;
-    /* Read back the previous frame while this one runs on the GPU (frame 0
-     * has nothing before it; without frame workers it was read at once). */
-    if (e->gpu && index > 0 && (ret = ff_vmaf_engine_gpu_collect(e, index)) < 0)
+    /* Read back the frames that have run, without waiting for the GPU
+     * unless the next frame needs a ring slot still unread: up to
+     * FF_VMAF_GPU_SLOTS frames stay in flight. */
+    if (e->gpu && (ret = ff_vmaf_engine_gpu_collect_ready(e, index)) < 0)
         return ret;
     return ff_vmaf_engine_score_models(e);
 }
@@ -569,6 +570,9 @@ unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e)
     unsigned n = e->frames ? ff_vmaf_engine_frames_completed(e) : e->nb_pushed;
     if (e->flushed)
         return e->nb_pushed;
+    /* The GPU's values are read back a few frames late. */
+    if (e->gpu)
+        n = FFMIN(n, e->gpu_collected);
     return n > (unsigned)e->delay ? n - e->delay : 0;
 }
 

@@ -80,6 +80,14 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
                                 int device);
 /** Tests: make the GPU path fail at frame index (-1: never). */
 void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
+/** Measure the GPU time of every frame (ff_vmaf_engine_gpu_busy()); before configure. */
+void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on);
+/**
+ * Seconds of GPU time (each frame from its upload to its read-back copy,
+ * summed) of the frames read back so far, and their number in *frames;
+ * 0 without timing or GPU.
+ */
+double ff_vmaf_engine_gpu_busy(const FFVmafEngine *e, unsigned *frames);
 
 /**
  * The pictures will come as hardware frames of this CUDA context (a

@@ -29,6 +29,7 @@
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
+#include "libavutil/time.h"
 
 #include "libavfilter/hip/vmaf_gpu.h"
 
@@ -43,6 +44,17 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend, int
 void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index)
 {
     e->gpu_fail_at = index;
+}
+
+void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on)
+{
+    e->gpu_timing = on;
+}
+
+double ff_vmaf_engine_gpu_busy(const FFVmafEngine *e, unsigned *frames)
+{
+    *frames = e->gpu_timed + (e->gpu ? e->gpu->nb_timed : 0);
+    return e->gpu_busy + (e->gpu ? e->gpu->busy : 0);
 }
 
 void ff_vmaf_engine_set_cuda_frames(FFVmafEngine *e, void *cu_ctx, void *cu_stream)
@@ -105,6 +117,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 {
     const FFVmafExtractor *twins[MAX_FEATURES] = { 0 };
     int nb_twins = 0, nb_planes = 1, ret;
+    int64_t t0, t1;
 
     if (e->backend == FF_VMAF_BACKEND_CPU)
         return 0;
@@ -122,8 +135,10 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         return 0;
     }
 
+    t0  = av_gettime_relative();
     ret = ff_vmaf_gpu_alloc(&e->gpu, e->device, e->cu_ctx, e->cu_stream, &e->geo,
                             nb_planes, e->log_ctx);
+    t1  = av_gettime_relative();
     if (ret < 0) {
         if (e->backend == FF_VMAF_BACKEND_GPU) {
             av_log(e->log_ctx, AV_LOG_ERROR,
@@ -139,6 +154,10 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 
     if ((ret = enter(e)) < 0)
         goto fail;
+    if (e->gpu_timing && (ret = ff_vmaf_gpu_enable_timing(e->gpu)) < 0) {
+        leave(e);
+        goto fail;
+    }
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
         const FFVmafExtractor *cpu = f->ex;
@@ -166,6 +185,9 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
     leave(e);
     if (ret < 0)
         goto fail;
+    av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU ready in %.1f ms: runtime, context and ring "
+           "%.1f ms, kernels %.1f ms.\n", (av_gettime_relative() - t0) / 1000.0,
+           (t1 - t0) / 1000.0, (av_gettime_relative() - t1) / 1000.0);
     return 0;
 fail:
     enter(e);
@@ -250,6 +272,8 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     }
     ff_vmaf_collector_set_step(e->fc, step);
     /* Frees the ring (and the host copies) only now. */
+    e->gpu_busy  += gpu->busy;
+    e->gpu_timed += gpu->nb_timed;
     ff_vmaf_gpu_free(&gpu);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
@@ -328,6 +352,29 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
     leave(e);
     ff_vmaf_collector_set_step(e->fc, step);
     return ret < 0 ? fall_back_to_cpu(e, e->nb_pushed, ret) : 0;
+}
+
+int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
+{
+    /* The next frame's upload reuses the slot of frame
+     * queued + 1 - FF_VMAF_GPU_SLOTS: that one must be read back first. */
+    unsigned must = queued + 2 > FF_VMAF_GPU_SLOTS ? queued + 2 - FF_VMAF_GPU_SLOTS : 0;
+    unsigned end = must;
+    int ret;
+
+    if (!e->gpu)
+        return 0;
+    if ((ret = enter(e)) < 0)
+        return fall_back_to_cpu(e, e->nb_pushed, ret);
+    /* Then every frame that has run, in order, without waiting. */
+    for (end = FFMAX(end, e->gpu_collected); end <= queued; end++) {
+        if ((ret = ff_vmaf_gpu_frame_ready(e->gpu, end)) <= 0)
+            break;
+    }
+    leave(e);
+    if (ret < 0)
+        return fall_back_to_cpu(e, e->nb_pushed, ret);
+    return end > e->gpu_collected ? ff_vmaf_engine_gpu_collect(e, end) : 0;
 }
 
 void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t size)

@@ -63,6 +63,9 @@ struct FFVmafEngine {
     unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
     char gpu_name[256];
     int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
+    int gpu_timing;             ///< measure the GPU time of each frame
+    double gpu_busy;            ///< of a ring freed by a fall back to the CPU
+    unsigned gpu_timed;
     void *cu_ctx, *cu_stream;   ///< hardware frames' CUDA context and stream, or NULL
 
     /* Pictures the CPU extractors cannot read as they are (NV12, P010...)
@@ -117,6 +120,12 @@ int  ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
                               const FFVmafPicture *ref, const FFVmafPicture *dis);
 /** Write the GPU twins' values of frames before `end`. */
 int  ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end);
+/**
+ * After frame `queued` was queued: write the values of the frames that
+ * have run, without waiting, and of those whose ring slot the next frame
+ * needs, waiting if they have not.
+ */
+int  ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued);
 /** Wait for frame 0 on the GPU (falling back to the CPU if that fails). */
 int  ff_vmaf_engine_gpu_wait_first(FFVmafEngine *e);
 /** Write one GPU twin's values of frame index, which has run. */
