@@ -41,6 +41,8 @@ extern const FFVmafGpuCode ff_vmaf_gpu_code_adm;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_unpack;
 extern const FFVmafExtractor ff_vmaf_extractor_float_vif_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_vif;
+extern const FFVmafExtractor ff_vmaf_extractor_float_adm_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_float_adm;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -48,6 +50,7 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_vif_hip,
     &ff_vmaf_extractor_adm_hip,
     &ff_vmaf_extractor_float_vif_hip,
+    &ff_vmaf_extractor_float_adm_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -57,6 +60,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_adm,
     &ff_vmaf_gpu_code_unpack,
     &ff_vmaf_gpu_code_float_vif,
+    &ff_vmaf_gpu_code_float_adm,
     NULL
 };
 
