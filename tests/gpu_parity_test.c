@@ -61,6 +61,10 @@ static const Config configs[] = {
     { "3d0h", "path=%s/vmaf_v1.0.16_3d0h.json", "" },
     { "hfr_3d0h", "path=%s/vmaf_v1.0.16_hfr_3d0h.json", "" },
     { "extras", "version=vmaf_v0.6.1", "name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi" },
+    { "float_vif_adm_options", "",
+      "name=float_vif:debug=true:vif_skip_scale0=true:vif_kernelscale=0.5:vif_enhn_gain_limit=1.0|"
+      "name=float_adm:debug=true:adm_skip_scale0=true:adm_bypass_cm=true|"
+      "name=float_adm:debug=true:adm_csf_mode=2:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02" },
 };
 static const char *only;        ///< run only the sets whose name contains this
 static char models_dir[4096];

@@ -53,6 +53,10 @@ extern const FFVmafExtractor ff_vmaf_extractor_float_motion_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_simple;
 extern const FFVmafExtractor ff_vmaf_extractor_cambi_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_cambi;
+extern const FFVmafExtractor ff_vmaf_extractor_float_vif_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_float_vif;
+extern const FFVmafExtractor ff_vmaf_extractor_float_adm_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_float_adm;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -68,6 +72,8 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_float_moment_hip,
     &ff_vmaf_extractor_float_motion_hip,
     &ff_vmaf_extractor_cambi_hip,
+    &ff_vmaf_extractor_float_vif_hip,
+    &ff_vmaf_extractor_float_adm_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -81,6 +87,8 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_ssim,
     &ff_vmaf_gpu_code_float_simple,
     &ff_vmaf_gpu_code_cambi,
+    &ff_vmaf_gpu_code_float_vif,
+    &ff_vmaf_gpu_code_float_adm,
     NULL
 };
 

@@ -49,43 +49,22 @@
 #include "libavutil/mem.h"
 
 #include "feature.h"
+#include "float_adm.h"
 #include "float_dsp.h"
 
-#define SCALES 4
+#define SCALES FF_VMAF_FLOAT_ADM_SCALES
 /* Smallest frame whose scale-3 bands still have two rows and columns
  * (the masking mirror reads index 1), as for the integer ADM. */
 #define ADM_MIN_SIZE 17
 
-enum { ORI_H, ORI_V, ORI_D, NB_ORI };
+enum { ORI_H = FF_VMAF_FLOAT_ADM_ORI_H, ORI_V = FF_VMAF_FLOAT_ADM_ORI_V,
+       ORI_D = FF_VMAF_FLOAT_ADM_ORI_D, NB_ORI };
 enum { RF_HV, RF_D };
-
-typedef struct FloatADMContext {
-    /* options */
-    int    debug;
-    double enhn_gain_limit;
-    double norm_view_dist;
-    int    ref_display_height;
-    double noise_weight;
-    int    csf_mode;
-    int    bypass_cm;
-    int    adm3_apply_hm;
-    double p_norm;
-    double dlm_weight;
-    double min_val;
-    double rf_override[2][SCALES];  ///< adm_f1sK (h, v) and adm_f2sK (d); < 0: off
-    int    skip_scale0;
-
-    float  rf[SCALES][2];           ///< CSF weights of h/v and d bands
-    double limit;                   ///< num and den below this count as 0
-    FFVmafFloatDSPContext dsp;
-    int w, h;
-    float *buf;         ///< bands of every scale, DWT rows and the ring
-} FloatADMContext;
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
 #define RF_OPTION(name, o, k) \
     { name, NULL, FF_VMAF_OPT_DOUBLE, OFFSET(rf_override[o][k]), -1.0, NULL, -1.0, 1e4, 1 }
-static const FFVmafOption float_adm_options[] = {
+const FFVmafOption ff_vmaf_float_adm_options[] = {
     { "debug",                  NULL,   FF_VMAF_OPT_BOOL,   OFFSET(debug),              0,       NULL, 0, 1, 0 },
     { "adm_enhn_gain_limit",    "egl",  FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit),    100.0,   NULL, 1.0, 100.0, 1 },
     { "adm_norm_view_dist",     "nvd",  FF_VMAF_OPT_DOUBLE, OFFSET(norm_view_dist),     3.0,     NULL, 0.75, 24.0, 1 },
@@ -119,7 +98,7 @@ static const char *const den_names[SCALES] = {
 
 /* The debug values go through the same option dictionary as the scores in
  * libvmaf, so they carry the parameter suffix too: declare them all. */
-static const char *const float_adm_provides[] = {
+const char *const ff_vmaf_float_adm_provides[] = {
     "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
     "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score",
     "VMAF_feature_adm_scale2_score", "VMAF_feature_adm_scale3_score",
@@ -175,7 +154,7 @@ static size_t adm_buf_size(int w0, int h0)
            adm_ring_size((w0 + 1) / 2);
 }
 
-static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatADMContext *s = f->priv;
 
@@ -214,21 +193,13 @@ static int float_adm_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return s->buf ? 0 : AVERROR(ENOMEM);
 }
 
-static void float_adm_close(FFVmafFeature *f)
+void ff_vmaf_float_adm_close(FFVmafFeature *f)
 {
     FloatADMContext *s = f->priv;
     av_freep(&s->buf);
 }
 
-/* Band geometry of one scale: inner region for the sums, and the rows and
- * columns that decouple and CSF must cover for the 3x3 masking. */
-typedef struct ADMRegion {
-    int w, h;               ///< band size
-    int left, right, top, bottom;
-    int ext_left, ext_right;
-} ADMRegion;
-
-static void adm_region(ADMRegion *g, int w, int h)
+void ff_vmaf_float_adm_region(FFVmafFloatADMRegion *g, int w, int h)
 {
     g->w      = w;
     g->h      = h;
@@ -260,7 +231,7 @@ typedef struct ADMCsfRow {
  * additive impairment, then weight both by the CSF.
  */
 static void adm_decouple_csf_row(const FloatADMContext *s, const ADMBands *b,
-                                 const ADMRegion *g, const float *rf, int y,
+                                 const FFVmafFloatADMRegion *g, const float *rf, int y,
                                  const ADMCsfRow *out)
 {
     const ptrdiff_t off = y * b->stride;
@@ -292,7 +263,7 @@ static float adm_norm(float acc, float noise, float root)
  * y - 1, y, y + 1), summed per orientation into acc in column order.
  * x: NB_ORI rows of scratch.
  */
-static void adm_cm_row(const FloatADMContext *s, const ADMRegion *g,
+static void adm_cm_row(const FloatADMContext *s, const FFVmafFloatADMRegion *g,
                        float *const sig[NB_ORI], float *const mdst[NB_ORI],
                        const float *const mflt[3][NB_ORI],
                        float p, int cube, float *const x[NB_ORI], float acc[NB_ORI])
@@ -308,17 +279,10 @@ static void adm_cm_row(const FloatADMContext *s, const ADMRegion *g,
         acc[ori] += row_acc[ori];
 }
 
-typedef struct ADMScaleResult {
-    float num, den, aim;
-} ADMScaleResult;
-
-/* The reference's CSF-weighted cube norm over the inner region. */
-static float adm_denominator(const ADMBands *b, const ADMRegion *g,
-                             const float *rf, float p, int cube,
-                             float root, float noise)
+/* The reference's CSF-weighted cube sums over the inner region. */
+static void adm_denominator(const ADMBands *b, const FFVmafFloatADMRegion *g,
+                            const float *rf, float p, int cube, float acc[NB_ORI])
 {
-    float acc[NB_ORI] = { 0.0f, 0.0f, 0.0f };
-
     for (int ori = 0; ori < NB_ORI; ori++) {
         const float c = rf[ori == ORI_D];
         for (int i = g->top; i < g->bottom; i++) {
@@ -329,8 +293,24 @@ static float adm_denominator(const ADMBands *b, const ADMRegion *g,
             acc[ori] += row;
         }
     }
-    return adm_norm(acc[ORI_H], noise, root) + adm_norm(acc[ORI_V], noise, root) +
-           adm_norm(acc[ORI_D], noise, root);
+}
+
+void ff_vmaf_float_adm_finish(const FloatADMContext *s, const FFVmafFloatADMRegion *g,
+                              const float num_acc[3], const float aim_acc[3],
+                              const float den_acc[3], FFVmafFloatADMScale *res)
+{
+    const float root = (float)(1.0 / s->p_norm);
+    const float noise = (float)((double)(g->right - g->left) * (g->bottom - g->top) *
+                                s->noise_weight);
+    const float aim_noise = 0.0f;
+
+    res->den = adm_norm(den_acc[ORI_H], noise, root) + adm_norm(den_acc[ORI_V], noise, root) +
+               adm_norm(den_acc[ORI_D], noise, root);
+    res->num = adm_norm(num_acc[ORI_H], noise, root) + adm_norm(num_acc[ORI_V], noise, root) +
+               adm_norm(num_acc[ORI_D], noise, root);
+    res->aim = adm_norm(aim_acc[ORI_H], aim_noise, root) +
+               adm_norm(aim_acc[ORI_V], aim_noise, root) +
+               adm_norm(aim_acc[ORI_D], aim_noise, root);
 }
 
 /* Floats of ring scratch for bands w wide. */
@@ -341,19 +321,18 @@ static size_t adm_ring_size(int w)
 
 static void adm_scale(const FloatADMContext *s, const ADMBands *b,
                       const float *rf, int w, int h, float *ring_buf,
-                      ADMScaleResult *res)
+                      FFVmafFloatADMScale *res)
 {
     const int cube = s->p_norm == 3.0;
-    const float p = (float)s->p_norm, root = (float)(1.0 / s->p_norm);
+    const float p = (float)s->p_norm;
     float num_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f }, aim_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f };
+    float den_acc[NB_ORI] = { 0.0f, 0.0f, 0.0f };
     ADMCsfRow slots[3];
     float *x[NB_ORI];
-    ADMRegion g;
-    float noise, aim_noise = 0.0f;
+    FFVmafFloatADMRegion g;
     int next = 0;   ///< the next band row to decouple
 
-    adm_region(&g, w, h);
-    noise = (float)((double)(g.right - g.left) * (g.bottom - g.top) * s->noise_weight);
+    ff_vmaf_float_adm_region(&g, w, h);
 
     for (int k = 0; k < 3; k++)
         for (int ori = 0; ori < NB_ORI; ori++) {
@@ -367,7 +346,7 @@ static void adm_scale(const FloatADMContext *s, const ADMBands *b,
         ring_buf += w;
     }
 
-    res->den = adm_denominator(b, &g, rf, p, cube, root, noise);
+    adm_denominator(b, &g, rf, p, cube, den_acc);
 
     next = g.top > 0 ? g.top - 1 : 0;
     for (int i = g.top; i < g.bottom; i++) {
@@ -392,15 +371,11 @@ static void adm_scale(const FloatADMContext *s, const ADMBands *b,
         /* Additive impairment, masked by the restored part. */
         adm_cm_row(s, &g, ring[1]->dst_a, ring[1]->dst_r, flt_r, p, cube, x, aim_acc);
     }
-    res->num = adm_norm(num_acc[ORI_H], noise, root) + adm_norm(num_acc[ORI_V], noise, root) +
-               adm_norm(num_acc[ORI_D], noise, root);
-    res->aim = adm_norm(aim_acc[ORI_H], aim_noise, root) +
-               adm_norm(aim_acc[ORI_V], aim_noise, root) +
-               adm_norm(aim_acc[ORI_D], aim_noise, root);
+    ff_vmaf_float_adm_finish(s, &g, num_acc, aim_acc, den_acc, res);
 }
 
-static int adm_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
-                     unsigned index, const ADMScaleResult *res)
+int ff_vmaf_float_adm_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                            unsigned index, const FFVmafFloatADMScale *res)
 {
     const FloatADMContext *s = f->priv;
     double num = 0.0, den = 0.0, aim_num = 0.0, aim_den = 0.0;
@@ -489,7 +464,7 @@ static int float_adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const int w0 = ref->w[0], h0 = ref->h[0];
     /* Band a of every scale is kept for the next; v, h, d are reused. */
     const size_t detail = (size_t)((w0 + 1) / 2) * ((h0 + 1) / 2);
-    ADMScaleResult res[SCALES];
+    FFVmafFloatADMScale res[SCALES];
     float *p, *approx_buf[SCALES][2], *detail_buf[2][NB_ORI], *tmp, *ring;
     int w = w0, h = h0;
 
@@ -544,15 +519,15 @@ static int float_adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         adm_scale(s, &bands, s->rf[k], w, h, ring, &res[k]);
     }
 
-    return adm_write(f, fc, index, res);
+    return ff_vmaf_float_adm_write(f, fc, index, res);
 }
 
 const FFVmafExtractor ff_vmaf_extractor_float_adm = {
     .name      = "float_adm",
-    .options   = float_adm_options,
+    .options   = ff_vmaf_float_adm_options,
     .priv_size = sizeof(FloatADMContext),
-    .provides  = float_adm_provides,
-    .init      = float_adm_init,
+    .provides  = ff_vmaf_float_adm_provides,
+    .init      = ff_vmaf_float_adm_init,
     .extract   = float_adm_extract,
-    .close     = float_adm_close,
+    .close     = ff_vmaf_float_adm_close,
 };

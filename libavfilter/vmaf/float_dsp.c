@@ -423,14 +423,30 @@ void ff_vmaf_float_vif_terms(float *num, float *den, const float *const st[5],
     }
 }
 
+/* The estimate libvmaf's reciprocal starts from: RCPSS, or 1/x without SSE. */
+static inline float rcp_estimate(float x)
+{
+#if HAVE_RCPSS
+    return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
+#else
+    return 1.0f / x;
+#endif
+}
+
+float ff_vmaf_float_rcp_estimate(float x)
+{
+    return rcp_estimate(x);
+}
+
+int ff_vmaf_float_rcp_is_estimate(void)
+{
+    return HAVE_RCPSS;
+}
+
 /* libvmaf's reciprocal: the RCPSS estimate and one Newton-Raphson step. */
 static inline float adm_reciprocal(float x)
 {
-#if HAVE_RCPSS
-    float y = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
-#else
-    float y = 1.0f / x;
-#endif
+    float y = rcp_estimate(x);
     return y + y * (1.0f - x * y);
 }
 

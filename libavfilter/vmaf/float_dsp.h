@@ -230,6 +230,15 @@ void ff_vmaf_float_adm_decouple(float *const dst_r[3], float *const flt_r[3],
                                 const float rf[2], double egl, int j0, int j1);
 
 /**
+ * The estimate of 1 / x that float_adm's decouple refines with one Newton
+ * step: the x86 RCPSS instruction, whose bits are the CPU vendor's (and
+ * the same as a lane of RCPPS), or, where ff_vmaf_float_rcp_is_estimate()
+ * is 0 (no SSE), the IEEE quotient. The GPU twin reproduces it from a table.
+ */
+float ff_vmaf_float_rcp_estimate(float x);
+int ff_vmaf_float_rcp_is_estimate(void);
+
+/**
  * The hot kernels above, as function pointers: the C versions
  * (ff_vmaf_float_from_luma, _vfilter, _vfilter_stats, _hfilter,
  * _dwt2_row, _vif_terms, _adm_cm, _adm_decouple, _filter2d) are the

@@ -40,34 +40,14 @@
 
 #include "feature.h"
 #include "float_dsp.h"
+#include "float_vif.h"
 
-#define SCALES 4
+#define SCALES FF_VMAF_FLOAT_VIF_SCALES
 /** Widest prescaled frame the bilinear resampler accepts. */
 #define MAX_BILINEAR_WIDTH 7680
 
-typedef struct FloatVIFContext {
-    /* options */
-    int    debug;
-    double enhn_gain_limit;
-    double kernelscale;
-    double prescale;
-    char  *prescale_method;
-    double sigma_nsq;
-    double min_val[SCALES];     ///< [0] unused: scale 0 has no floor
-    int    skip_scale0;
-
-    int w, h;                   ///< after prescale
-    int resize;
-    enum FFVmafResizeMethod method;
-    int ntaps[SCALES];
-    float taps[SCALES][FF_VMAF_FLOAT_MAX_TAPS];
-    FFVmafFloatDSPContext dsp;
-    int in_w, in_h;             ///< before prescale
-    float *buf;                 ///< the planes of every scale and the row scratch
-} FloatVIFContext;
-
 #define OFFSET(x) offsetof(FloatVIFContext, x)
-static const FFVmafOption float_vif_options[] = {
+const FFVmafOption ff_vmaf_float_vif_options[] = {
     { "debug",               NULL,    FF_VMAF_OPT_BOOL,   OFFSET(debug),           0,     NULL, 0, 1, 0 },
     { "vif_enhn_gain_limit", "egl",   FF_VMAF_OPT_DOUBLE, OFFSET(enhn_gain_limit), 100.0, NULL, 1.0, 100.0, 1 },
     { "vif_kernelscale",     "ks",    FF_VMAF_OPT_DOUBLE, OFFSET(kernelscale),     1.0,   NULL, 0.1, 4.0, 1 },
@@ -94,7 +74,7 @@ static const char *const den_names[SCALES] = {
 
 /* The debug values go through the same option dictionary as the scores in
  * libvmaf, so they carry the parameter suffix too: declare them all. */
-static const char *const float_vif_provides[] = {
+const char *const ff_vmaf_float_vif_provides[] = {
     "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
     "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
     "vif", "vif_num", "vif_den",
@@ -121,7 +101,7 @@ static int min_dimension(const FloatVIFContext *s)
 typedef struct VIFLayout VIFLayout;
 static size_t vif_layout(const FloatVIFContext *s, float *buf, VIFLayout *l);
 
-static int float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_float_vif_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     FloatVIFContext *s = f->priv;
     int min;
@@ -228,8 +208,8 @@ static void vif_statistic(const FloatVIFContext *s, const float *x, const float 
     *den = den_sum;
 }
 
-static int vif_write(FFVmafFeature *f, struct FFVmafFeatureCollector *fc,
-                     unsigned index, const float *num, const float *den)
+int ff_vmaf_float_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                            unsigned index, const float *num, const float *den)
 {
     const FloatVIFContext *s = f->priv;
     const int first = s->skip_scale0 ? 1 : 0;
@@ -293,7 +273,7 @@ static size_t vif_layout(const FloatVIFContext *s, float *buf, VIFLayout *l)
     return total + vif_rows_size(s->w);
 }
 
-static void float_vif_close(FFVmafFeature *f)
+void ff_vmaf_float_vif_close(FFVmafFeature *f)
 {
     FloatVIFContext *s = f->priv;
     av_freep(&s->buf);
@@ -343,15 +323,15 @@ static int float_vif_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                       &num[k], &den[k]);
     }
 
-    return vif_write(f, fc, index, num, den);
+    return ff_vmaf_float_vif_write(f, fc, index, num, den);
 }
 
 const FFVmafExtractor ff_vmaf_extractor_float_vif = {
     .name      = "float_vif",
-    .options   = float_vif_options,
+    .options   = ff_vmaf_float_vif_options,
     .priv_size = sizeof(FloatVIFContext),
-    .provides  = float_vif_provides,
-    .init      = float_vif_init,
+    .provides  = ff_vmaf_float_vif_provides,
+    .init      = ff_vmaf_float_vif_init,
     .extract   = float_vif_extract,
-    .close     = float_vif_close,
+    .close     = ff_vmaf_float_vif_close,
 };
