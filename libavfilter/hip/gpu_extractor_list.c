@@ -39,12 +39,17 @@ extern const FFVmafGpuCode ff_vmaf_gpu_code_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_adm_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_adm;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_unpack;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_speed;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
     &ff_vmaf_extractor_motion_hip,
     &ff_vmaf_extractor_vif_hip,
     &ff_vmaf_extractor_adm_hip,
+    &ff_vmaf_extractor_speed_chroma_hip,
+    &ff_vmaf_extractor_speed_temporal_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -53,6 +58,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_vif,
     &ff_vmaf_gpu_code_adm,
     &ff_vmaf_gpu_code_unpack,
+    &ff_vmaf_gpu_code_speed,
     NULL
 };
 
