@@ -49,11 +49,12 @@ static const Config configs[] = {
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17" },
     { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
-    /* The speed_chroma instances of the vmaf_v1.0.16 models (the _2160 ones prescale). */
+    /* The speed_chroma instances of the vmaf_v1.0.16 models; the _2160 ones
+     * prescale (apart: small clips refuse them). */
     { "speed_v1", "", "name=speed_chroma:speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
-      "speed_weight_var_mode=5:speed_max_val=45|name=speed_chroma:speed_prescale=0.5:"
-      "speed_prescale_method=bilinear:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
-      "speed_max_val=45" },
+      "speed_weight_var_mode=5:speed_max_val=45" },
+    { "speed_v1_2160", "", "name=speed_chroma:speed_prescale=0.5:speed_prescale_method=bilinear:"
+      "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45" },
     { "speed_options", "", "name=speed_temporal:speed_prescale=0.6:speed_prescale_method=bilinear:"
       "speed_use_ref_diff=true|name=speed_temporal:speed_kernelscale=1.5:speed_nn_floor=0.1|"
       "name=speed_chroma:speed_weight_var_mode=3:speed_prescale=1.3|"
