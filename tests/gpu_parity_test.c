@@ -58,6 +58,17 @@ static const Config configs[] = {
       "name=cambi:window_size=40:max_log_contrast=5:cambi_topk=0.01:eotf=pq" },
     { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
+    /* The speed_chroma instances of the vmaf_v1.0.16 models; the _2160 ones
+     * prescale (apart: small clips refuse them). */
+    { "speed_v1", "", "name=speed_chroma:speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+      "speed_weight_var_mode=5:speed_max_val=45" },
+    { "speed_v1_2160", "", "name=speed_chroma:speed_prescale=0.5:speed_prescale_method=bilinear:"
+      "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45" },
+    { "speed_options", "", "name=speed_temporal:speed_prescale=0.6:speed_prescale_method=bilinear:"
+      "speed_use_ref_diff=true|name=speed_temporal:speed_kernelscale=1.5:speed_nn_floor=0.1|"
+      "name=speed_chroma:speed_weight_var_mode=3:speed_prescale=1.3|"
+      "name=speed_chroma:speed_prescale=0.8:speed_prescale_method=bicubic:speed_sigma_nn=0.5|"
+      "name=speed_temporal:speed_prescale=1.25:speed_prescale_method=lanczos4:speed_kernelscale=0.5" },
     { "3d0h", "path=%s/vmaf_v1.0.16_3d0h.json", "" },
     { "hfr_3d0h", "path=%s/vmaf_v1.0.16_hfr_3d0h.json", "" },
     { "extras", "version=vmaf_v0.6.1", "name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi" },

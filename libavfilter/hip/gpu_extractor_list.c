@@ -57,6 +57,9 @@ extern const FFVmafExtractor ff_vmaf_extractor_float_vif_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_vif;
 extern const FFVmafExtractor ff_vmaf_extractor_float_adm_hip;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_adm;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal_hip;
+extern const FFVmafGpuCode ff_vmaf_gpu_code_speed;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_psnr_hip,
@@ -74,6 +77,8 @@ static const FFVmafExtractor *const gpu_extractors[] = {
     &ff_vmaf_extractor_cambi_hip,
     &ff_vmaf_extractor_float_vif_hip,
     &ff_vmaf_extractor_float_adm_hip,
+    &ff_vmaf_extractor_speed_chroma_hip,
+    &ff_vmaf_extractor_speed_temporal_hip,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
@@ -89,6 +94,7 @@ const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {
     &ff_vmaf_gpu_code_cambi,
     &ff_vmaf_gpu_code_float_vif,
     &ff_vmaf_gpu_code_float_adm,
+    &ff_vmaf_gpu_code_speed,
     NULL
 };
 

@@ -35,36 +35,13 @@
 
 #include "collector.h"
 #include "feature.h"
+#include "speed.h"
 #include "speed_dsp.h"
 
 #define CHROMA_U_NAME  "Speed_chroma_feature_speed_chroma_u_score"
 #define CHROMA_V_NAME  "Speed_chroma_feature_speed_chroma_v_score"
 #define CHROMA_UV_NAME "Speed_chroma_feature_speed_chroma_uv_score"
 #define TEMPORAL_NAME  "Speed_temporal_feature_speed_temporal_score"
-
-typedef struct SpeedContext {
-    /* options */
-    double kernelscale;
-    double prescale;
-    char  *prescale_method;
-    double sigma_nn;
-    double nn_floor;
-    double max_val;
-    int    weight_var_mode;     ///< speed_chroma only
-    int    use_ref_diff;        ///< speed_temporal only
-
-    FFVmafSpeedConfig cfg;
-    FFVmafSpeedDSPContext dsp;
-    int bpc;
-
-    /* speed_temporal: copies of the previous luma planes (ref, dis) and
-     * the working memory (frames arrive in order). */
-    uint8_t  *prev[2];
-    ptrdiff_t prev_stride;
-    float    *stats;            ///< s_ref, e_ref, s_dis, e_dis
-    FFVmafSpeedScratch scratch;
-    unsigned nb_frames;
-} SpeedContext;
 
 #define OFFSET(x) offsetof(SpeedContext, x)
 #define COMMON_OPTIONS \
@@ -75,13 +52,13 @@ typedef struct SpeedContext {
     { "speed_nn_floor",        "nnf", FF_VMAF_OPT_DOUBLE, OFFSET(nn_floor),        0.0,    NULL,      0.0, 1.0,    1 }, \
     { "speed_max_val",         "mxv", FF_VMAF_OPT_DOUBLE, OFFSET(max_val),         1000.0, NULL,      0.0, 1000.0, 1 }
 
-static const FFVmafOption speed_chroma_options[] = {
+const FFVmafOption ff_vmaf_speed_chroma_options[] = {
     COMMON_OPTIONS,
     { "speed_weight_var_mode", "wvm", FF_VMAF_OPT_INT, OFFSET(weight_var_mode), 0, NULL, 0, 6, 1 },
     { NULL }
 };
 
-static const FFVmafOption speed_temporal_options[] = {
+const FFVmafOption ff_vmaf_speed_temporal_options[] = {
     COMMON_OPTIONS,
     { "speed_use_ref_diff", "urd", FF_VMAF_OPT_BOOL, OFFSET(use_ref_diff), 0, NULL, 0, 1, 1 },
     { NULL }
@@ -160,7 +137,7 @@ static int speed_setup(FFVmafFeature *f, const FFVmafGeometry *geo,
 /* ---------------------------------------------------------------------- */
 /* speed_chroma                                                           */
 
-static int speed_chroma_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_speed_chroma_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     SpeedContext *s = f->priv;
 
@@ -169,14 +146,27 @@ static int speed_chroma_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 }
 
 /*
- * Score one chroma plane pair. A singular block covariance in either
- * picture makes the score 0. *singular tells whether the plane is left
- * out of speed_chroma_uv: libvmaf treats a pair with exactly one singular
- * picture as a failure, while with both singular the score is computed
- * as usual (every term is 0) and the plane still counts. (No reference
- * run has a plane singular in both pictures next to a regular plane, so
- * that last case rests on the specification alone.)
+ * A singular block covariance in either picture makes the score 0.
+ * *singular tells whether the plane is left out of speed_chroma_uv:
+ * libvmaf treats a pair with exactly one singular picture as a failure,
+ * while with both singular the score is computed as usual (every term is
+ * 0) and the plane still counts. (No reference run has a plane singular
+ * in both pictures next to a regular plane, so that last case rests on
+ * the specification alone.)
  */
+float ff_vmaf_speed_pair_score(const FFVmafSpeedConfig *c, const float *stats,
+                               int sing_ref, int sing_dis, int *singular)
+{
+    const int nb = ff_vmaf_speed_nb_blocks(c);
+
+    *singular = sing_ref != sing_dis;
+    /* A singular model has zero variances, hence zero score terms. */
+    if (sing_ref || sing_dis)
+        return 0.0f;
+    return ff_vmaf_speed_score(c, stats, stats + nb, stats + 2 * nb, stats + 3 * nb);
+}
+
+/* Score one chroma plane pair. */
 static float chroma_plane_score(const SpeedContext *s,
                                 const FFVmafPicture *ref,
                                 const FFVmafPicture *dis, int plane,
@@ -192,35 +182,17 @@ static float chroma_plane_score(const SpeedContext *s,
 
     sing_ref = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_ref, sr, er, tmp);
     sing_dis = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_dis, sd, ed, tmp);
-
-    *singular = sing_ref != sing_dis;
-    /* A singular model has zero variances, hence zero score terms. */
-    if (sing_ref || sing_dis)
-        return 0.0f;
-    return ff_vmaf_speed_score(c, sr, er, sd, ed);
+    return ff_vmaf_speed_pair_score(c, stats, sing_ref, sing_dis, singular);
 }
 
-static int speed_chroma_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                                const FFVmafPicture *dis, unsigned index,
-                                FFVmafFeatureCollector *fc)
+int ff_vmaf_speed_chroma_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                               unsigned index, float score_u, int sing_u,
+                               float score_v, int sing_v)
 {
     const SpeedContext *s = f->priv;
-    const FFVmafSpeedConfig *c = &s->cfg;
-    const int nb = ff_vmaf_speed_nb_blocks(c);
-    FFVmafSpeedScratch tmp;
-    float *stats, score_u, score_v, score_uv;
-    int sing_u, sing_v, ret;
+    float score_uv;
+    int ret;
 
-    /* Instances may run on several frames at once: private scratch. */
-    if ((ret = ff_vmaf_speed_scratch_alloc(&tmp, c)) < 0)
-        return ret;
-    if (!(stats = av_malloc_array(4 * (size_t)nb, sizeof(*stats)))) {
-        ret = AVERROR(ENOMEM);
-        goto end;
-    }
-
-    score_u = chroma_plane_score(s, ref, dis, 1, stats, &tmp, &sing_u);
-    score_v = chroma_plane_score(s, ref, dis, 2, stats, &tmp, &sing_v);
     if (sing_u || sing_v)
         av_log(f->log_ctx, AV_LOG_VERBOSE, "speed_chroma: frame %u: block "
                "covariance of the %s plane is singular in one picture.\n",
@@ -241,29 +213,54 @@ static int speed_chroma_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     if (ret >= 0)
         ret = ff_vmaf_feature_write(f, fc, CHROMA_UV_NAME, index,
                                     FFMIN((double)score_uv, s->max_val));
+    return ret;
+}
+
+static int speed_chroma_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                                const FFVmafPicture *dis, unsigned index,
+                                FFVmafFeatureCollector *fc)
+{
+    const SpeedContext *s = f->priv;
+    const FFVmafSpeedConfig *c = &s->cfg;
+    const int nb = ff_vmaf_speed_nb_blocks(c);
+    FFVmafSpeedScratch tmp;
+    float *stats, score_u, score_v;
+    int sing_u, sing_v, ret;
+
+    /* Instances may run on several frames at once: private scratch. */
+    if ((ret = ff_vmaf_speed_scratch_alloc(&tmp, c)) < 0)
+        return ret;
+    if (!(stats = av_malloc_array(4 * (size_t)nb, sizeof(*stats)))) {
+        ret = AVERROR(ENOMEM);
+        goto end;
+    }
+
+    score_u = chroma_plane_score(s, ref, dis, 1, stats, &tmp, &sing_u);
+    score_v = chroma_plane_score(s, ref, dis, 2, stats, &tmp, &sing_v);
+    ret = ff_vmaf_speed_chroma_write(f, fc, index, score_u, sing_u, score_v, sing_v);
 end:
     ff_vmaf_speed_scratch_free(&tmp);
     av_free(stats);
     return ret;
 }
 
-static const char *const speed_chroma_provides[] = {
+const char *const ff_vmaf_speed_chroma_provides[] = {
     CHROMA_U_NAME, CHROMA_V_NAME, CHROMA_UV_NAME, NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_speed_chroma = {
     .name      = "speed_chroma",
-    .options   = speed_chroma_options,
+    .options   = ff_vmaf_speed_chroma_options,
     .priv_size = sizeof(SpeedContext),
-    .provides  = speed_chroma_provides,
-    .init      = speed_chroma_init,
+    .provides  = ff_vmaf_speed_chroma_provides,
+    .init      = ff_vmaf_speed_chroma_init,
     .extract   = speed_chroma_extract,
 };
 
 /* ---------------------------------------------------------------------- */
 /* speed_temporal                                                         */
 
-static void speed_temporal_close(FFVmafFeature *f)
+void ff_vmaf_speed_temporal_close(FFVmafFeature *f)
 {
     SpeedContext *s = f->priv;
 
@@ -273,7 +270,7 @@ static void speed_temporal_close(FFVmafFeature *f)
     ff_vmaf_speed_scratch_free(&s->scratch);
 }
 
-static int speed_temporal_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+int ff_vmaf_speed_temporal_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     SpeedContext *s = f->priv;
     int ret;
@@ -290,10 +287,28 @@ static int speed_temporal_init(FFVmafFeature *f, const FFVmafGeometry *geo)
                                        sizeof(float))) ||
         ff_vmaf_speed_scratch_alloc(&s->scratch, &s->cfg) < 0) {
         /* The engine closes only the features whose init succeeded. */
-        speed_temporal_close(f);
+        ff_vmaf_speed_temporal_close(f);
         return AVERROR(ENOMEM);
     }
     return 0;
+}
+
+void ff_vmaf_speed_temporal_keep(SpeedContext *s, const uint8_t *ref,
+                                 ptrdiff_t ref_stride, const uint8_t *dis,
+                                 ptrdiff_t dis_stride, unsigned nb_frames)
+{
+    for (int y = 0; y < s->cfg.h; y++) {
+        memcpy(s->prev[0] + y * s->prev_stride, ref + y * ref_stride, s->prev_stride);
+        memcpy(s->prev[1] + y * s->prev_stride, dis + y * dis_stride, s->prev_stride);
+    }
+    s->nb_frames = nb_frames;
+}
+
+int ff_vmaf_speed_temporal_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
+                                 unsigned index, float score)
+{
+    /* speed_max_val is accepted (and names the key) but never applied. */
+    return ff_vmaf_feature_write(f, fc, TEMPORAL_NAME, index, score);
 }
 
 static int speed_temporal_extract(FFVmafFeature *f, const FFVmafPicture *ref,
@@ -312,7 +327,6 @@ static int speed_temporal_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                index, s->nb_frames);
         return AVERROR_BUG;
     }
-    s->nb_frames++;
 
     if (index > 0) {
         /* Previous minus current frame; with use_ref_diff, the distorted
@@ -322,41 +336,34 @@ static int speed_temporal_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                       ref->data[0], ref->linesize[0], s->bpc };
         FFVmafSpeedSource src_dis = { s->prev[1], s->prev_stride,
                                       cur_dis->data[0], cur_dis->linesize[0], s->bpc };
-        int sing_ref, sing_dis;
+        int sing_ref, sing_dis, one_singular;
 
         sing_ref = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_ref, sr, er, &s->scratch);
         sing_dis = ff_vmaf_speed_plane_stats(c, &s->dsp, &src_dis, sd, ed, &s->scratch);
         if (sing_ref || sing_dis)
             av_log(f->log_ctx, AV_LOG_VERBOSE, "speed_temporal: frame %u: "
                    "block covariance is singular.\n", index);
-        else
-            score = ff_vmaf_speed_score(c, sr, er, sd, ed);
+        score = ff_vmaf_speed_pair_score(c, s->stats, sing_ref, sing_dis, &one_singular);
     }
     /* The pictures are only borrowed: keep copies for the next frame. */
-    for (int y = 0; y < c->h; y++) {
-        memcpy(s->prev[0] + y * s->prev_stride,
-               ref->data[0] + y * ref->linesize[0], s->prev_stride);
-        memcpy(s->prev[1] + y * s->prev_stride,
-               dis->data[0] + y * dis->linesize[0], s->prev_stride);
-    }
-
-    /* speed_max_val is accepted (and names the key) but never applied. */
-    return ff_vmaf_feature_write(f, fc, TEMPORAL_NAME, index, score);
+    ff_vmaf_speed_temporal_keep(s, ref->data[0], ref->linesize[0],
+                                dis->data[0], dis->linesize[0], index + 1);
+    return ff_vmaf_speed_temporal_write(f, fc, index, score);
 }
 
-static const char *const speed_temporal_provides[] = {
+const char *const ff_vmaf_speed_temporal_provides[] = {
     TEMPORAL_NAME, NULL
 };
 
 const FFVmafExtractor ff_vmaf_extractor_speed_temporal = {
     .name      = "speed_temporal",
-    .options   = speed_temporal_options,
+    .options   = ff_vmaf_speed_temporal_options,
     .priv_size = sizeof(SpeedContext),
     /* Each score compares a frame with the previous one, so every frame
      * is needed, in order, even when n_subsample skips the others. */
     .flags     = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
-    .provides  = speed_temporal_provides,
-    .init      = speed_temporal_init,
+    .provides  = ff_vmaf_speed_temporal_provides,
+    .init      = ff_vmaf_speed_temporal_init,
     .extract   = speed_temporal_extract,
-    .close     = speed_temporal_close,
+    .close     = ff_vmaf_speed_temporal_close,
 };

@@ -52,7 +52,7 @@
 /* libvmaf's global cap on implicit QR steps; it only warns when hit. */
 #define MAX_QR_STEPS 500
 /* Taps of the widest resampling kernel (Lanczos-4). */
-#define RESAMPLE_MAX_TAPS 8
+#define RESAMPLE_MAX_TAPS FF_VMAF_SPEED_RESAMPLE_TAPS
 /* Pixels per chunk of the covariance sums: the 25 rows of centred values
  * of a chunk stay in the L1 cache. */
 #define COV_CHUNK 128
@@ -432,6 +432,38 @@ static void resample_kernel(float *dst, int ws, int hs,
                 acc += yw[i] * racc;
             }
             dst[y * ws + x] = acc;
+        }
+    }
+}
+
+void ff_vmaf_speed_resample_taps(const FFVmafSpeedConfig *c, int vertical,
+                                 int *idx, float *wt)
+{
+    const int n = vertical ? c->h : c->w, no = vertical ? c->hs : c->ws;
+    const int lanczos = c->scale_method == FF_VMAF_SPEED_SCALE_LANCZOS4;
+    const int T = FF_VMAF_SPEED_RESAMPLE_TAPS;
+    /* The ratios and taps of the resamplers above, expression for expression. */
+    float ratio = (float)n / no;
+
+    for (int x = 0; x < no; x++) {
+        int *ix = idx + x * T;
+        float *wx = wt + x * T;
+
+        for (int j = 0; j < T; j++) {
+            ix[j] = 0;
+            wx[j] = 0.0f;
+        }
+        switch (c->scale_method) {
+        case FF_VMAF_SPEED_SCALE_BILINEAR:
+            bilinear_taps(x, ratio, n, &ix[0], &ix[1], &wx[0]);
+            break;
+        case FF_VMAF_SPEED_SCALE_BICUBIC:
+        case FF_VMAF_SPEED_SCALE_LANCZOS4:
+            kernel_taps(x, ratio, n, lanczos ? 8 : 4, lanczos, ix, wx);
+            break;
+        default:
+            ix[0] = (int)((float)x * ratio);
+            break;
         }
     }
 }
@@ -870,42 +902,16 @@ static void covariance(const FFVmafSpeedConfig *c,
             k[p][q] = k[q][p] = (float)(acc[p][q] / (double)npix);
 }
 
-int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
-                              const FFVmafSpeedDSPContext *dsp,
-                              const FFVmafSpeedSource *src,
+int ff_vmaf_speed_block_model(const FFVmafSpeedConfig *c,
+                              const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                              const float *d, ptrdiff_t stride,
                               float *s, float *e, FFVmafSpeedScratch *tmp)
 {
     const double l2pie = log2_2pie();
-    const int nb = c->nbh * c->nbv, wo = c->wo;
-    float k[B2][B2], lambda[B2];
+    const int nb = c->nbh * c->nbv;
+    float lambda[B2];
     int singular = 0;
 
-    if (c->resample) {
-        const float *x = tmp->plane;
-        const int w = c->w, h = c->h;
-
-        for (int y = 0; y < h; y++)
-            get_row(dsp, src, y, w, tmp->plane + (size_t)y * w);
-        switch (c->scale_method) {
-        case FF_VMAF_SPEED_SCALE_BILINEAR:
-            resample_bilinear(tmp->scaled, c->ws, c->hs, x, w, w, h,
-                              tmp->xi, tmp->xw);
-            break;
-        case FF_VMAF_SPEED_SCALE_BICUBIC:
-        case FF_VMAF_SPEED_SCALE_LANCZOS4:
-            resample_kernel(tmp->scaled, c->ws, c->hs, x, w, w, h,
-                            c->scale_method == FF_VMAF_SPEED_SCALE_LANCZOS4,
-                            tmp->xi, tmp->xw);
-            break;
-        default:
-            resample_nearest(tmp->scaled, c->ws, c->hs, x, w, w, h, tmp->xi);
-            break;
-        }
-    }
-    blur_decimate(c, dsp, src, tmp);
-    remove_local_mean(c, tmp->d, tmp->t, tmp->mu);
-
-    covariance(c, dsp, tmp->d, tmp->cen, k);
     eigenvalues(k, lambda);
     for (int i = 0; i < B2; i++)
         if (lambda[i] < SINGULAR_EPS)
@@ -917,7 +923,7 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
             for (int bi = 0; bi < c->nbv; bi++)
                 for (int bj = 0; bj < c->nbh; bj++)
                     tmp->y[p * nb + bi * c->nbh + bj] =
-                        tmp->d[(bi * B + p / B) * wo + bj * B + p % B];
+                        d[(bi * B + p / B) * stride + bj * B + p % B];
         singular = qr_solve(k, tmp->y, tmp->x, tmp->qy, nb);
     }
 
@@ -945,6 +951,43 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
                            (log2((double)(l * s[b] + c->sigma_nn)) + l2pie));
     }
     return singular;
+}
+
+int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
+                              const FFVmafSpeedDSPContext *dsp,
+                              const FFVmafSpeedSource *src,
+                              float *s, float *e, FFVmafSpeedScratch *tmp)
+{
+    float k[B2][B2];
+
+    if (c->resample) {
+        const float *x = tmp->plane;
+        const int w = c->w, h = c->h;
+
+        for (int y = 0; y < h; y++)
+            get_row(dsp, src, y, w, tmp->plane + (size_t)y * w);
+        switch (c->scale_method) {
+        case FF_VMAF_SPEED_SCALE_BILINEAR:
+            resample_bilinear(tmp->scaled, c->ws, c->hs, x, w, w, h,
+                              tmp->xi, tmp->xw);
+            break;
+        case FF_VMAF_SPEED_SCALE_BICUBIC:
+        case FF_VMAF_SPEED_SCALE_LANCZOS4:
+            resample_kernel(tmp->scaled, c->ws, c->hs, x, w, w, h,
+                            c->scale_method == FF_VMAF_SPEED_SCALE_LANCZOS4,
+                            tmp->xi, tmp->xw);
+            break;
+        default:
+            resample_nearest(tmp->scaled, c->ws, c->hs, x, w, w, h, tmp->xi);
+            break;
+        }
+    }
+    blur_decimate(c, dsp, src, tmp);
+    remove_local_mean(c, tmp->d, tmp->t, tmp->mu);
+
+    covariance(c, dsp, tmp->d, tmp->cen, k);
+    return ff_vmaf_speed_block_model(c, (const float (*)[B2])k, tmp->d, c->wo,
+                                     s, e, tmp);
 }
 
 /* -------------------------------------------------------------------- */

@@ -48,6 +48,8 @@
 #define FF_VMAF_SPEED_MIN_OPERATING FF_VMAF_SPEED_B
 /** Enough for every allowed kernel scale (35 taps at 360/97). */
 #define FF_VMAF_SPEED_MAX_TAPS 64
+/** Slots per output sample in ff_vmaf_speed_resample_taps() (Lanczos-4). */
+#define FF_VMAF_SPEED_RESAMPLE_TAPS 8
 
 enum FFVmafSpeedScaleMethod {
     FF_VMAF_SPEED_SCALE_NEAREST,
@@ -182,6 +184,30 @@ void ff_vmaf_speed_cov_chunk_avx2(double acc[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2]
 int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
                               const FFVmafSpeedDSPContext *dsp,
                               const FFVmafSpeedSource *src,
+                              float *s, float *e, FFVmafSpeedScratch *tmp);
+
+/**
+ * The resampling taps of every output column (vertical = 0: c->ws of
+ * them, from c->w) or row (vertical = 1: c->hs, from c->h), exactly as
+ * ff_vmaf_speed_plane_stats() computes them, FF_VMAF_SPEED_RESAMPLE_TAPS
+ * slots each (unused ones 0): nearest: idx[0]; bilinear: idx[0], idx[1]
+ * and the weight of the second, wt[0]; bicubic (4 taps) and Lanczos-4
+ * (8 taps): idx[] and wt[]. Only for c->resample.
+ */
+void ff_vmaf_speed_resample_taps(const FFVmafSpeedConfig *c, int vertical,
+                                 int *idx, float *wt);
+
+/**
+ * The block model of a pre-processed plane: from the 25x25 covariance k
+ * and the operating plane d (rows of stride floats; only its first
+ * 5 * c->nbv rows and 5 * c->nbh columns are read), the per-block
+ * variance s[] and entropy e[], as ff_vmaf_speed_plane_stats() ends.
+ *
+ * @return 1 if the covariance is singular, 0 otherwise
+ */
+int ff_vmaf_speed_block_model(const FFVmafSpeedConfig *c,
+                              const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                              const float *d, ptrdiff_t stride,
                               float *s, float *e, FFVmafSpeedScratch *tmp);
 
 /** The SpEED score of a (ref, dis) pair of plane statistics. */
