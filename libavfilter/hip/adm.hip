@@ -559,13 +559,3 @@ vmaf_adm_cm_s123(const int32_t *band, i64 bplane, const int32_t *ms, const i64 *
     }
     adm_row_done(v, sums, num_e, den_e, skip_aim);
 }
-
-/* The decouple step's reciprocal table: lut[i] = 2^30 / i, lut[0] = 0. */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_div_lut(int32_t *lut, int n)
-{
-    const int i = blockIdx.x * ADM_ROW_THREADS + threadIdx.x;
-
-    if (i < n)
-        lut[i] = i ? (1 << 30) / i : 0;
-}

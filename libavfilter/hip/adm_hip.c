@@ -25,8 +25,8 @@
  * the host, with adm.c's code.
  *
  * The scratch (bands, vertical DWT, decouple output) is one set per
- * instance: the stream runs the frames one after another. Only the totals
- * are per ring slot.
+ * instance, from the ring: the stream runs the frames one after another.
+ * Only the totals are per frame, in the ring's results.
  */
 
 #include "libavutil/error.h"
@@ -39,14 +39,14 @@
 
 enum {
     K_VERT_S0_8, K_VERT_S0_16, K_HORIZ_S0, K_VERT_S1, K_VERT_S23, K_HORIZ_S123,
-    K_DECOUPLE_S0, K_DECOUPLE_S123, K_CM_S0, K_CM_S123, K_DIV_LUT, NB_KERNELS,
+    K_DECOUPLE_S0, K_DECOUPLE_S123, K_CM_S0, K_CM_S123, NB_KERNELS,
 };
 
 static const char *const adm_kernels[] = {
     "vmaf_adm_dwt_vert_s0_8", "vmaf_adm_dwt_vert_s0_16", "vmaf_adm_dwt_horiz_s0",
     "vmaf_adm_dwt_vert_s1", "vmaf_adm_dwt_vert_s23", "vmaf_adm_dwt_horiz_s123",
     "vmaf_adm_decouple_s0", "vmaf_adm_decouple_s123", "vmaf_adm_cm_s0",
-    "vmaf_adm_cm_s123", "vmaf_adm_div_lut", NULL
+    "vmaf_adm_cm_s123", NULL
 };
 FF_VMAF_GPU_CODE(adm, adm_kernels);
 
@@ -60,15 +60,13 @@ typedef char adm_sums_layout[sizeof(ADMScaleSums) == 9 * sizeof(uint64_t) ? 1 : 
 
 typedef struct ADMHipContext {
     ADMContext cpu;             ///< first: the CPU extractor's options and state
-    FFGpuModule module;
     FFGpuFunction fn[NB_KERNELS];
     FFGpuPtr div_lut;
     FFGpuPtr band[FF_VMAF_ADM_SCALES]; ///< ref h v d a, dis h v d a
     int64_t band_plane[FF_VMAF_ADM_SCALES]; ///< elements between band planes
     FFGpuPtr vert;              ///< ref lo hi, dis lo hi of the scale at work
     FFGpuPtr ms, msk;           ///< decouple + CSF output of the scale at work
-    FFGpuPtr dev_sums;          ///< FF_VMAF_GPU_SLOTS x 4 ADMScaleSums
-    ADMScaleSums *host_sums;    ///< page-locked copy of dev_sums
+    size_t sums;                ///< FF_VMAF_ADM_SCALES ADMScaleSums in the frame's results
 } ADMHipContext;
 
 /* Planes padded to 64 elements keep every plane of every type aligned. */
@@ -77,97 +75,57 @@ static int64_t plane_elems(int w, int h)
     return FFALIGN((int64_t)w * h, 64);
 }
 
-static void adm_hip_free_gpu(FFVmafFeature *f)
-{
-    ADMHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu ? f->gpu->gpu : NULL;
-
-    if (!gpu)
-        return;
-    ff_gpu_free(gpu, &s->div_lut);
-    for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++)
-        ff_gpu_free(gpu, &s->band[sc]);
-    ff_gpu_free(gpu, &s->vert);
-    ff_gpu_free(gpu, &s->ms);
-    ff_gpu_free(gpu, &s->msk);
-    ff_gpu_free(gpu, &s->dev_sums);
-    ff_gpu_host_free(gpu, (void **)&s->host_sums);
-    ff_gpu_module_unload(gpu, s->module);
-    s->module = NULL;
-}
-
-static void adm_hip_close(FFVmafFeature *f)
-{
-    adm_hip_free_gpu(f);
-    ff_vmaf_adm_close(f);
-}
-
 static int adm_hip_alloc(FFVmafFeature *f)
 {
     ADMHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu->gpu;
+    FFVmafGpu *g = f->gpu;
     size_t vert = 0, ms = 0, msk = 0;
     int ret;
 
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
-        const ADMScaleGeom *g = &s->cpu.g[sc];
+        const ADMScaleGeom *ge = &s->cpu.g[sc];
         /* Scale 0 works on int16, scales 1..3 on int32 with int64 CSF sums. */
         const size_t e = sc ? sizeof(int32_t) : sizeof(int16_t);
         const size_t m = sc ? sizeof(int64_t) : sizeof(int32_t);
-        const int64_t bp = plane_elems(g->bw, g->bh);
+        const int64_t bp = plane_elems(ge->bw, ge->bh);
 
         s->band_plane[sc] = bp;
-        if ((ret = ff_gpu_malloc(gpu, &s->band[sc], 8 * bp * e)) < 0)
+        if ((ret = ff_vmaf_gpu_buffer(g, &s->band[sc], 8 * bp * e)) < 0)
             return ret;
-        vert = FFMAX(vert, 4 * plane_elems(g->w, g->bh) * e);
+        vert = FFMAX(vert, 4 * plane_elems(ge->w, ge->bh) * e);
         ms   = FFMAX(ms,   6 * bp * e);
         msk  = FFMAX(msk,  4 * bp * m);
     }
-    if ((ret = ff_gpu_malloc(gpu, &s->vert, vert)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->ms, ms)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->msk, msk)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->div_lut,
-                             FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t))) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->dev_sums, FF_VMAF_GPU_SLOTS *
-                             FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums))) < 0)
+    if ((ret = ff_vmaf_gpu_buffer(g, &s->vert, vert)) < 0 ||
+        (ret = ff_vmaf_gpu_buffer(g, &s->ms, ms)) < 0 ||
+        (ret = ff_vmaf_gpu_buffer(g, &s->msk, msk)) < 0)
         return ret;
-    return ff_gpu_host_alloc(gpu, (void **)&s->host_sums, FF_VMAF_GPU_SLOTS *
-                             FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
+    /* The CPU's reciprocal table: one copy of the numbers for both sides. */
+    return ff_vmaf_gpu_constants(g, &s->div_lut, s->cpu.div_lut,
+                                 FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t));
 }
 
 static int adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     ADMHipContext *s = f->priv;
-    FFVmafGpu *g = f->gpu;
-    int n = FF_VMAF_ADM_DIV_LUT_SIZE, ret;
-    void *args[] = { &s->div_lut, &n };
+    int ret;
 
     if ((ret = ff_vmaf_adm_init(f, geo)) < 0)
         return ret;
-    ret = ff_gpu_module_load(g->gpu, &s->module, "adm", ff_vmaf_gpu_code_adm.amd,
-                             ff_vmaf_gpu_code_adm.nv);
-    for (int k = 0; ret >= 0 && k < NB_KERNELS; k++)
-        ret = ff_gpu_function(g->gpu, s->module, adm_kernels[k], &s->fn[k]);
-    if (ret >= 0)
-        ret = adm_hip_alloc(f);
-    /* The table is built on the device: no host copy to keep alive. */
-    if (ret >= 0)
-        ret = ff_gpu_launch(g->gpu, s->fn[K_DIV_LUT], "vmaf_adm_div_lut",
-                            (n + ROW_THREADS - 1) / ROW_THREADS, 1, ROW_THREADS, 1,
-                            g->stream, args);
-    if (ret < 0) {
-        /* The engine may run the CPU init next: leave nothing allocated. */
-        adm_hip_close(f);
+    if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_adm, adm_kernels, s->fn)) < 0 ||
+        (ret = adm_hip_alloc(f)) < 0) {
+        /* The engine may run the CPU init next; the GPU side is the ring's. */
+        ff_vmaf_adm_close(f);
         return ret;
     }
+    s->sums = ff_vmaf_gpu_reserve(f->gpu, FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
     return 0;
 }
 
 static int launch2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int h,
                     void **args)
 {
-    return ff_gpu_launch(g->gpu, fn, name, (w + BX - 1) / BX, (h + BY - 1) / BY,
-                         BX, BY, g->stream, args);
+    return ff_vmaf_gpu_launch_2d(g, fn, name, w, h, BX, BY, 0, args);
 }
 
 /* DWT of scale sc, ref and dis: from the pictures at scale 0, else from
@@ -235,8 +193,9 @@ static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
         if ((ret = launch2d(g, s->fn[K_DECOUPLE_S0], "vmaf_adm_decouple_s0",
                             cr - cl, cb - ct, dargs)) < 0)
             return ret;
-        return ff_gpu_launch(g->gpu, s->fn[K_CM_S0], "vmaf_adm_cm_s0", ge->ib - it, 1,
-                             ROW_THREADS, 1, g->stream, cargs);
+        /* One block per inner row. */
+        return ff_vmaf_gpu_launch_2d(g, s->fn[K_CM_S0], "vmaf_adm_cm_s0",
+                                     (ge->ib - it) * ROW_THREADS, 1, ROW_THREADS, 1, 0, cargs);
     } else {
         unsigned rf_h = c->rf32[sc][0], rf_v = c->rf32[sc][1], rf_d = c->rf32[sc][2];
         int num_c = ge->num_c_hv, dp = den_p[sc], den_c = ge->den_c, den_e = ge->den_e;
@@ -249,8 +208,9 @@ static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
         if ((ret = launch2d(g, s->fn[K_DECOUPLE_S123], "vmaf_adm_decouple_s123",
                             cr - cl, cb - ct, dargs)) < 0)
             return ret;
-        return ff_gpu_launch(g->gpu, s->fn[K_CM_S123], "vmaf_adm_cm_s123", ge->ib - it, 1,
-                             ROW_THREADS, 1, g->stream, cargs);
+        /* One block per inner row. */
+        return ff_vmaf_gpu_launch_2d(g, s->fn[K_CM_S123], "vmaf_adm_cm_s123",
+                                     (ge->ib - it) * ROW_THREADS, 1, ROW_THREADS, 1, 0, cargs);
     }
 }
 
@@ -259,39 +219,33 @@ static int adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                            FFVmafFeatureCollector *fc)
 {
     ADMHipContext *s = f->priv;
-    FFVmafGpu *g = f->gpu;
-    const int slot = ff_vmaf_gpu_slot(index);
-    const size_t size = FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums);
-    FFGpuPtr sums = s->dev_sums + slot * size;
     int ret;
 
-    if ((ret = ff_gpu_memset(g->gpu, sums, 0, size, g->stream)) < 0)
-        return ret;
+    /* The totals start at 0: the ring zeroes the results with the upload. */
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
         if ((ret = adm_hip_dwt(f, index, sc)) < 0)
             return ret;
         /* adm_skip_scale0: scale 0 only feeds scale 1, as on the CPU. */
         if (sc == 0 && s->cpu.skip_scale0)
             continue;
-        if ((ret = adm_hip_scale(f, sc, sums + sc * sizeof(ADMScaleSums))) < 0)
+        if ((ret = adm_hip_scale(f, sc, ff_vmaf_gpu_results(f->gpu, index, s->sums +
+                                                            sc * sizeof(ADMScaleSums)))) < 0)
             return ret;
     }
-    return ff_gpu_download(g->gpu, s->host_sums + slot * FF_VMAF_ADM_SCALES, sums, size,
-                           g->stream);
+    return 0;
 }
 
 static int adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
     ADMHipContext *s = f->priv;
 
-    return ff_vmaf_adm_write(f, fc, index,
-                             s->host_sums + ff_vmaf_gpu_slot(index) * FF_VMAF_ADM_SCALES);
+    return ff_vmaf_adm_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums));
 }
 
 static int adm_hip_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    /* No state across frames: the CPU context (tables included) goes on. */
-    adm_hip_free_gpu(f);
+    /* No state across frames: the CPU context (tables included) goes on;
+     * the GPU resources belong to the ring. */
     return 0;
 }
 
@@ -306,7 +260,7 @@ const FFVmafExtractor ff_vmaf_extractor_adm_hip = {
     .frame_delay = 1,
     .init        = adm_hip_init,
     .extract     = adm_hip_extract,
-    .close       = adm_hip_close,
+    .close       = ff_vmaf_adm_close,
     .collect     = adm_hip_collect,
     .to_cpu      = adm_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_adm,
