@@ -25,6 +25,9 @@
  * row sums are integers, rounded and shifted per row as the CPU does, then
  * added into the scale's totals with 64-bit atomics (order-independent).
  *
+ * The pictures' rows are a pitch in bytes apart; everything the kernels
+ * write and read back (DWT rows, bands, decouple output) is packed.
+ *
  * Band planes: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
  * distorted's. Vertical scratch: ref lo, ref hi, dis lo, dis hi. Decouple
  * output: the masked signals (numerator's h, v, d then AIM's) and the
@@ -90,10 +93,12 @@ __device__ static inline int adm_mask_col(int j, int n)
 
 /* ------------------------------------------------------------------ DWT */
 
-/* Scale 0, vertical: one column of one output row, ref and dis. */
+/* Scale 0, vertical: one column of one output row, ref and dis, whose
+ * rows are ref_pitch and dis_pitch bytes apart. */
 template <typename T>
-__device__ static inline void dwt_vert_s0(const T *ref, const T *dis, int16_t *out,
-                                          i64 plane, int w, int h, int bh, int bpc)
+__device__ static inline void dwt_vert_s0(const T *ref, size_t ref_pitch, const T *dis,
+                                          size_t dis_pitch, int16_t *out, i64 plane,
+                                          int w, int h, int bh, int bpc)
 {
     const int j = blockIdx.x * ADM_BX + threadIdx.x;
     const int y = blockIdx.y * ADM_BY + threadIdx.y;
@@ -102,13 +107,16 @@ __device__ static inline void dwt_vert_s0(const T *ref, const T *dis, int16_t *o
 
     if (j >= w || y >= bh)
         return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
+    /* The four input rows. */
+    r0 = (size_t)adm_dwt_idx(2 * y - 1, h);
+    r1 = (size_t)adm_dwt_idx(2 * y,     h);
+    r2 = (size_t)adm_dwt_idx(2 * y + 1, h);
+    r3 = (size_t)adm_dwt_idx(2 * y + 2, h);
     for (int p = 0; p < 2; p++) {
-        const T *s = p ? dis : ref;
-        int x0 = s[r0] - m, x1 = s[r1] - m, x2 = s[r2] - m, x3 = s[r3] - m;
+        const uint8_t *s = (const uint8_t *)(p ? dis : ref) + j * sizeof(T);
+        const size_t pitch = p ? dis_pitch : ref_pitch;
+        int x0 = *(const T *)(s + r0 * pitch) - m, x1 = *(const T *)(s + r1 * pitch) - m;
+        int x2 = *(const T *)(s + r2 * pitch) - m, x3 = *(const T *)(s + r3 * pitch) - m;
         int16_t *lo = out + (2 * p) * plane, *hi = out + (2 * p + 1) * plane;
         lo[(size_t)y * w + j] = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
         hi[(size_t)y * w + j] = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
@@ -116,17 +124,19 @@ __device__ static inline void dwt_vert_s0(const T *ref, const T *dis, int16_t *o
 }
 
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_8(const uint8_t *ref, const uint8_t *dis, int16_t *out,
-                       i64 plane, int w, int h, int bh, int bpc)
+vmaf_adm_dwt_vert_s0_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis,
+                       size_t dis_pitch, int16_t *out, i64 plane, int w, int h, int bh,
+                       int bpc)
 {
-    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
+    dwt_vert_s0(ref, ref_pitch, dis, dis_pitch, out, plane, w, h, bh, bpc);
 }
 
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_16(const uint16_t *ref, const uint16_t *dis, int16_t *out,
-                        i64 plane, int w, int h, int bh, int bpc)
+vmaf_adm_dwt_vert_s0_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
+                        size_t dis_pitch, int16_t *out, i64 plane, int w, int h, int bh,
+                        int bpc)
 {
-    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
+    dwt_vert_s0(ref, ref_pitch, dis, dis_pitch, out, plane, w, h, bh, bpc);
 }
 
 /* Scale 0, horizontal: LO rows give a and v, HI rows h and d. */

@@ -141,8 +141,9 @@ static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
     if (sc == 0) {
         FFGpuPtr ref = ff_vmaf_gpu_plane(g, index, 0, 0);
         FFGpuPtr dis = ff_vmaf_gpu_plane(g, index, 1, 0);
+        size_t pitch = ff_vmaf_gpu_pitch(g, 0);
         int bpc = g->geo.bpc;
-        void *args[] = { &ref, &dis, &s->vert, &vplane, &w, &h, &bh, &bpc };
+        void *args[] = { &ref, &pitch, &dis, &pitch, &s->vert, &vplane, &w, &h, &bh, &bpc };
         int k = bpc > 8 ? K_VERT_S0_16 : K_VERT_S0_8;
 
         ret = launch2d(g, s->fn[k], adm_kernels[k], w, bh, args);

@@ -71,8 +71,9 @@ static int motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     FFVmafGpu *g = f->gpu;
     FFGpuPtr sum = ff_vmaf_gpu_results(g, index, s->sum);
     FFGpuPtr prev, cur;
+    size_t pitch = ff_vmaf_gpu_pitch(g, 0);
     int w = s->cpu.w, h = s->cpu.h, shift = s->cpu.bpc == 8 ? 8 : s->cpu.bpc;
-    void *args[] = { &prev, &cur, &w, &h, &shift, &sum };
+    void *args[] = { &prev, &pitch, &cur, &pitch, &w, &h, &shift, &sum };
 
     if (index < (unsigned)s->cpu.m0)
         return 0;

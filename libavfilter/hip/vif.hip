@@ -56,6 +56,13 @@ __device__ static inline int vif_mirror(int i, int n)
     }
 }
 
+/** Row y of a plane whose rows are pitch bytes apart. */
+template <typename T>
+__device__ static inline const T *vif_row(const T *base, size_t pitch, int y)
+{
+    return (const T *)((const uint8_t *)base + (size_t)y * pitch);
+}
+
 /** 2048 * log2(v), mantissa truncated to 16 bits, for v >= 2^16. */
 __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
 {
@@ -70,8 +77,9 @@ __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
  * the vertical results of row 2i, each rounded to uint16_t first.
  */
 template <typename T, int FW>
-__device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, int h,
-                                           int bpc, const uint16_t *f, int i, int j)
+__device__ static inline void vif_decimate(uint16_t *dst, const T *src, size_t pitch,
+                                           int w, int h, int bpc, const uint16_t *f,
+                                           int i, int j)
 {
     const int half = FW / 2;
     const uint32_t rnd = 1u << (bpc - 1);
@@ -80,7 +88,7 @@ __device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, i
     uint32_t s;
 
     for (int k = 0; k < FW; k++)
-        rows[k] = src + (size_t)vif_mirror(2 * i - half + k, h) * w;
+        rows[k] = vif_row(src, pitch, vif_mirror(2 * i - half + k, h));
     /* v[t]: vertical result at padded column 2j - half + t. */
     for (int t = 0; t < FW; t++) {
         const int c = vif_mirror(2 * j - half + t, w);
@@ -97,7 +105,8 @@ __device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, i
 
 template <typename T, int FW>
 __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst_dis,
-                                                const T *ref, const T *dis,
+                                                const T *ref, size_t ref_pitch,
+                                                const T *dis, size_t dis_pitch,
                                                 int w, int h, int bpc,
                                                 const uint16_t *f)
 {
@@ -105,8 +114,8 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
 
     for (int i = blockIdx.y * VIF_BLOCK_Y + threadIdx.y; j < w / 2 && i < h / 2;
          i += gridDim.y * VIF_BLOCK_Y) {
-        vif_decimate<T, FW>(dst_ref, ref, w, h, bpc, f, i, j);
-        vif_decimate<T, FW>(dst_dis, dis, w, h, bpc, f, i, j);
+        vif_decimate<T, FW>(dst_ref, ref, ref_pitch, w, h, bpc, f, i, j);
+        vif_decimate<T, FW>(dst_dis, dis, dis_pitch, w, h, bpc, f, i, j);
     }
 }
 
@@ -119,7 +128,8 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
 template <int FW>
 __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
                                          uint32_t *xyv, const uint8_t *ref,
-                                         const uint8_t *dis, int w, int h,
+                                         size_t ref_pitch, const uint8_t *dis,
+                                         size_t dis_pitch, int w, int h,
                                          const uint16_t *f, int i, int j)
 {
     const int half = FW / 2;
@@ -129,8 +139,8 @@ __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t 
     uint32_t xy;
 
     for (int k = 0; k < FW; k++) {
-        const size_t o = (size_t)vif_mirror(i - half + k, h) * w + j;
-        const uint32_t a = ref[o], b = dis[o];
+        const int y = vif_mirror(i - half + k, h);
+        const uint32_t a = vif_row(ref, ref_pitch, y)[j], b = vif_row(dis, dis_pitch, y)[j];
         pmu[k] = a | (uint64_t)b << 32;
         psq[k] = a * a | (uint64_t)(b * b) << 32;
         pxy[k] = a * b;
@@ -163,7 +173,8 @@ __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t 
 template <int FW>
 __device__ static inline void vif_vert_16(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
                                           uint32_t *xyv, const uint16_t *ref,
-                                          const uint16_t *dis, int w, int h, int bpc,
+                                          size_t ref_pitch, const uint16_t *dis,
+                                          size_t dis_pitch, int w, int h, int bpc,
                                           const uint16_t *f, int i, int j)
 {
     const int half = FW / 2;
@@ -175,8 +186,8 @@ __device__ static inline void vif_vert_16(uint64_t *muv, uint32_t *xxv, uint32_t
     uint64_t c, mu, xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const size_t o = (size_t)vif_mirror(i - half + k, h) * w + j;
-        const uint32_t a = ref[o], b = dis[o];
+        const int y = vif_mirror(i - half + k, h);
+        const uint32_t a = vif_row(ref, ref_pitch, y)[j], b = vif_row(dis, dis_pitch, y)[j];
         pmu[k] = a | (uint64_t)b << 32;
         psq[k] = a * a;
         pyy[k] = b * b;
@@ -300,35 +311,40 @@ __device__ static inline void vif_stat(const uint64_t *muv, const uint32_t *xxv,
 
 /*
  * Kernels. f points at the taps of the kernel's scale (FW of them), tab
- * at the log2 table (FF_VMAF_VIF_LOG2_SIZE entries).
+ * at the log2 table (FF_VMAF_VIF_LOG2_SIZE entries). Input planes (the
+ * pictures or a pyramid level) have their rows a pitch in bytes apart;
+ * the vertical results and the levels written here are packed.
  */
 #define VIF_VERT_ARGS uint64_t *muv, uint32_t *xxv, uint32_t *yyv, uint32_t *xyv
 #define VIF_BOUNDS __launch_bounds__(VIF_BLOCK_X * VIF_BLOCK_Y)
 
 GPU_KERNEL void VIF_BOUNDS
-vmaf_vif_vert0_8(VIF_VERT_ARGS, const uint8_t *ref, const uint8_t *dis,
-                 int w, int h, const uint16_t *f)
+vmaf_vif_vert0_8(VIF_VERT_ARGS, const uint8_t *ref, size_t ref_pitch, const uint8_t *dis,
+                 size_t dis_pitch, int w, int h, const uint16_t *f)
 {
     VIF_FOR_EACH(w, h)
-        vif_vert_8<17>(muv, xxv, yyv, xyv, ref, dis, w, h, f, i, j);
+        vif_vert_8<17>(muv, xxv, yyv, xyv, ref, ref_pitch, dis, dis_pitch, w, h, f, i, j);
 }
 
 GPU_KERNEL void VIF_BOUNDS
-vmaf_vif_vert0_16(VIF_VERT_ARGS, const uint16_t *ref, const uint16_t *dis,
-                  int w, int h, int bpc, const uint16_t *f)
+vmaf_vif_vert0_16(VIF_VERT_ARGS, const uint16_t *ref, size_t ref_pitch,
+                  const uint16_t *dis, size_t dis_pitch, int w, int h, int bpc,
+                  const uint16_t *f)
 {
     VIF_FOR_EACH(w, h)
-        vif_vert_16<17>(muv, xxv, yyv, xyv, ref, dis, w, h, bpc, f, i, j);
+        vif_vert_16<17>(muv, xxv, yyv, xyv, ref, ref_pitch, dis, dis_pitch, w, h, bpc,
+                        f, i, j);
 }
 
 /* Pyramid levels: uint16_t samples read with the 16-bit rules. */
 #define VIF_VERT_LEVEL(name, fw)                                                \
 GPU_KERNEL void VIF_BOUNDS                                                      \
-name(VIF_VERT_ARGS, const uint16_t *ref, const uint16_t *dis, int w, int h,     \
-     const uint16_t *f)                                                         \
+name(VIF_VERT_ARGS, const uint16_t *ref, size_t ref_pitch, const uint16_t *dis, \
+     size_t dis_pitch, int w, int h, const uint16_t *f)                         \
 {                                                                               \
     VIF_FOR_EACH(w, h)                                                          \
-        vif_vert_16<fw>(muv, xxv, yyv, xyv, ref, dis, w, h, 16, f, i, j);       \
+        vif_vert_16<fw>(muv, xxv, yyv, xyv, ref, ref_pitch, dis, dis_pitch, w, h, \
+                        16, f, i, j);                                           \
 }
 
 VIF_VERT_LEVEL(vmaf_vif_vert1, 9)
@@ -353,24 +369,28 @@ VIF_STAT(vmaf_vif_stat3, 3)
  * from a Q8 level (bpc 16). dst: (w / 2) x (h / 2), packed. */
 GPU_KERNEL void VIF_BOUNDS
 vmaf_vif_decimate1_8(uint16_t *dst_ref, uint16_t *dst_dis, const uint8_t *ref,
-                     const uint8_t *dis, int w, int h, const uint16_t *f)
+                     size_t ref_pitch, const uint8_t *dis, size_t dis_pitch, int w, int h,
+                     const uint16_t *f)
 {
-    vif_decimate_pair<uint8_t, 9>(dst_ref, dst_dis, ref, dis, w, h, 8, f);
+    vif_decimate_pair<uint8_t, 9>(dst_ref, dst_dis, ref, ref_pitch, dis, dis_pitch, w, h, 8, f);
 }
 
 GPU_KERNEL void VIF_BOUNDS
 vmaf_vif_decimate1_16(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,
-                      const uint16_t *dis, int w, int h, int bpc, const uint16_t *f)
+                      size_t ref_pitch, const uint16_t *dis, size_t dis_pitch, int w, int h,
+                      int bpc, const uint16_t *f)
 {
-    vif_decimate_pair<uint16_t, 9>(dst_ref, dst_dis, ref, dis, w, h, bpc, f);
+    vif_decimate_pair<uint16_t, 9>(dst_ref, dst_dis, ref, ref_pitch, dis, dis_pitch, w, h,
+                                   bpc, f);
 }
 
 #define VIF_DECIMATE_LEVEL(name, fw)                                            \
 GPU_KERNEL void VIF_BOUNDS                                                      \
-name(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,                 \
-     const uint16_t *dis, int w, int h, const uint16_t *f)                      \
+name(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref, size_t ref_pitch, \
+     const uint16_t *dis, size_t dis_pitch, int w, int h, const uint16_t *f)    \
 {                                                                               \
-    vif_decimate_pair<uint16_t, fw>(dst_ref, dst_dis, ref, dis, w, h, 16, f);   \
+    vif_decimate_pair<uint16_t, fw>(dst_ref, dst_dis, ref, ref_pitch, dis,      \
+                                    dis_pitch, w, h, 16, f);                    \
 }
 
 VIF_DECIMATE_LEVEL(vmaf_vif_decimate2, 5)

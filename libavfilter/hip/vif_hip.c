@@ -152,6 +152,7 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     const int hbd = g->geo.bpc > 8;
     FFGpuPtr cur_ref = ff_vmaf_gpu_plane(g, index, 0, 0);
     FFGpuPtr cur_dis = ff_vmaf_gpu_plane(g, index, 1, 0);
+    size_t pitch = ff_vmaf_gpu_pitch(g, 0);
     int w = g->w[0], h = g->h[0], bpc = g->geo.bpc, ret;
     double egl = s->cpu.enhn_gain_limit;
 
@@ -162,8 +163,10 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 
         if (scale > 0) {
             FFGpuPtr dst_ref = s->lvl[scale][0], dst_dis = s->lvl[scale][1];
-            void *args8[]  = { &dst_ref, &dst_dis, &cur_ref, &cur_dis, &w, &h, &taps };
-            void *args16[] = { &dst_ref, &dst_dis, &cur_ref, &cur_dis, &w, &h, &bpc, &taps };
+            void *args8[]  = { &dst_ref, &dst_dis, &cur_ref, &pitch, &cur_dis, &pitch,
+                               &w, &h, &taps };
+            void *args16[] = { &dst_ref, &dst_dis, &cur_ref, &pitch, &cur_dis, &pitch,
+                               &w, &h, &bpc, &taps };
             /* Only scale 1 reads the input, and only its 16-bit kernel
              * takes the depth; the levels are always bpc 16. An empty
              * level launches nothing: its sums stay 0, as on the CPU. */
@@ -177,14 +180,15 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             w  /= 2;
             h  /= 2;
             bpc = 16;
+            pitch = w * sizeof(uint16_t);   /* the levels are packed */
         }
         if (scale == 0 && s->cpu.skip_scale0)
             continue;   /* written by ff_vmaf_vif_write() */
         {
-            void *vargs8[]  = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &cur_dis,
-                                &w, &h, &taps };
-            void *vargs16[] = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &cur_dis,
-                                &w, &h, &bpc, &taps };
+            void *vargs8[]  = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &pitch,
+                                &cur_dis, &pitch, &w, &h, &taps };
+            void *vargs16[] = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &pitch,
+                                &cur_dis, &pitch, &w, &h, &bpc, &taps };
             void *sargs[]   = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &w, &h, &taps,
                                 &egl, &s->tab, &acc };
             if ((ret = ff_vmaf_gpu_launch_2d(g, s->vert[scale], "vmaf_vif_vert", w, h,
