@@ -35,9 +35,8 @@
 
 /* In the order of enum VIFKernel. */
 static const char *const vif_kernels[] = {
-    "vmaf_vif_vert0_8", "vmaf_vif_vert0_16",
-    "vmaf_vif_vert1", "vmaf_vif_vert2", "vmaf_vif_vert3",
-    "vmaf_vif_stat0", "vmaf_vif_stat1", "vmaf_vif_stat2", "vmaf_vif_stat3",
+    "vmaf_vif_scale0_8", "vmaf_vif_scale0_16",
+    "vmaf_vif_scale1", "vmaf_vif_scale2", "vmaf_vif_scale3",
     "vmaf_vif_decimate1_8", "vmaf_vif_decimate1_16",
     "vmaf_vif_decimate2", "vmaf_vif_decimate3",
     NULL
@@ -45,19 +44,19 @@ static const char *const vif_kernels[] = {
 FF_VMAF_GPU_CODE(vif, vif_kernels);
 
 enum VIFKernel {
-    K_VERT0_8, K_VERT0_16, K_VERT1, K_VERT2, K_VERT3,
-    K_STAT0, K_STAT1, K_STAT2, K_STAT3,
+    K_SCALE0_8, K_SCALE0_16, K_SCALE1, K_SCALE2, K_SCALE3,
     K_DECIMATE1_8, K_DECIMATE1_16, K_DECIMATE2, K_DECIMATE3,
     NB_KERNELS
 };
 
-/* The kernels' block: 32 x 8 threads. */
+/* The decimation's block: 32 x 8 threads. */
 #define BLOCK_X 32
 #define BLOCK_Y 8
-/* Blocks down a plane for the sums: each adds 4 atomics, so the grid
- * stays short and its threads walk several rows. */
-#define STAT_MAX_GY 32
 #define GRID_MAX_Y 65535
+/* The statistics' tiles and their block, as in vif.hip. */
+#define TILE_W  64
+#define TILE_H  16
+#define THREADS 256
 
 /* The 4 sums of each scale, as in FFVmafVifAccum, in the frame's results. */
 #define NB_SUMS   (4 * FF_VMAF_VIF_SCALES)
@@ -70,25 +69,21 @@ enum VIFKernel {
 typedef struct VIFHipContext {
     VIFContext cpu;             ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
-    FFGpuFunction vert[FF_VMAF_VIF_SCALES];
     FFGpuFunction stat[FF_VMAF_VIF_SCALES];
     FFGpuFunction decimate[FF_VMAF_VIF_SCALES];    ///< [0] unused
     FFGpuPtr tab;               ///< the log2 table
     FFGpuPtr taps;              ///< ff_vmaf_vif_filter
-    FFGpuPtr muv, xxv, yyv, xyv;///< vertical results, scale-0 sized
     FFGpuPtr lvl[FF_VMAF_VIF_SCALES][2];           ///< levels 1..3, ref and dis
     size_t sums;                ///< NB_SUMS uint64 in the frame's results
 } VIFHipContext;
 
-/* Carve the vertical results and the pyramid levels out of one buffer. */
+/* Carve the pyramid levels out of one buffer. */
 static int alloc_scratch(VIFHipContext *s, FFVmafGpu *g, int w, int h)
 {
-    const size_t n = (size_t)w * h;
-    size_t off[FF_VMAF_VIF_SCALES][2], size;
+    size_t off[FF_VMAF_VIF_SCALES][2], size = 0;
     FFGpuPtr scratch;
     int ret;
 
-    size = 4 * ALIGN(n * sizeof(uint64_t));     /* muv is the widest */
     for (int i = 1; i < FF_VMAF_VIF_SCALES; i++) {
         /* Each level is the previous one's floor halves, as in vif.c. */
         w /= 2;
@@ -100,10 +95,6 @@ static int alloc_scratch(VIFHipContext *s, FFVmafGpu *g, int w, int h)
     }
     if ((ret = ff_vmaf_gpu_buffer(g, &scratch, size)) < 0)
         return ret;
-    s->muv = scratch;
-    s->xxv = s->muv + ALIGN(n * sizeof(uint64_t));
-    s->yyv = s->xxv + ALIGN(n * sizeof(uint32_t));
-    s->xyv = s->yyv + ALIGN(n * sizeof(uint32_t));
     for (int i = 1; i < FF_VMAF_VIF_SCALES; i++)
         for (int k = 0; k < 2; k++)
             s->lvl[i][k] = scratch + off[i][k];
@@ -130,15 +121,12 @@ static int vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
         ff_vmaf_vif_close(f);
         return ret;
     }
-    s->vert[0]     = s->fn[hbd ? K_VERT0_16 : K_VERT0_8];
+    s->stat[0]     = s->fn[hbd ? K_SCALE0_16 : K_SCALE0_8];
     s->decimate[1] = s->fn[hbd ? K_DECIMATE1_16 : K_DECIMATE1_8];
     s->decimate[2] = s->fn[K_DECIMATE2];
     s->decimate[3] = s->fn[K_DECIMATE3];
-    for (int i = 0; i < FF_VMAF_VIF_SCALES; i++) {
-        s->stat[i] = s->fn[K_STAT0 + i];
-        if (i)
-            s->vert[i] = s->fn[K_VERT1 + i - 1];
-    }
+    for (int i = 1; i < FF_VMAF_VIF_SCALES; i++)
+        s->stat[i] = s->fn[K_SCALE1 + i - 1];
     s->sums = ff_vmaf_gpu_reserve(g, ACC_BYTES);
     return 0;
 }
@@ -185,17 +173,15 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         if (scale == 0 && s->cpu.skip_scale0)
             continue;   /* written by ff_vmaf_vif_write() */
         {
-            void *vargs8[]  = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &pitch,
-                                &cur_dis, &pitch, &w, &h, &taps };
-            void *vargs16[] = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &cur_ref, &pitch,
-                                &cur_dis, &pitch, &w, &h, &bpc, &taps };
-            void *sargs[]   = { &s->muv, &s->xxv, &s->yyv, &s->xyv, &w, &h, &taps,
-                                &egl, &s->tab, &acc };
-            if ((ret = ff_vmaf_gpu_launch_2d(g, s->vert[scale], "vmaf_vif_vert", w, h,
-                                             BLOCK_X, BLOCK_Y, GRID_MAX_Y,
-                                             scale == 0 && hbd ? vargs16 : vargs8)) < 0 ||
-                (ret = ff_vmaf_gpu_launch_2d(g, s->stat[scale], "vmaf_vif_stat", w, h,
-                                             BLOCK_X, BLOCK_Y, STAT_MAX_GY, sargs)) < 0)
+            void *args8[]  = { &cur_ref, &pitch, &cur_dis, &pitch, &w, &h, &taps,
+                               &egl, &s->tab, &acc };
+            void *args16[] = { &cur_ref, &pitch, &cur_dis, &pitch, &w, &h, &bpc, &taps,
+                               &egl, &s->tab, &acc };
+            /* A block of THREADS threads a TILE_W x TILE_H tile. */
+            int tiles_x = (w + TILE_W - 1) / TILE_W, tiles_y = (h + TILE_H - 1) / TILE_H;
+            if ((ret = ff_vmaf_gpu_launch_2d(g, s->stat[scale], "vmaf_vif_scale",
+                                             tiles_x * THREADS, tiles_y, THREADS, 1, 0,
+                                             scale == 0 && hbd ? args16 : args8)) < 0)
                 return ret;
         }
     }
