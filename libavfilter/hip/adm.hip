@@ -292,23 +292,18 @@ __device__ static inline void csf_s0(int32_t *flt_sum, int32_t *ctr_sum,
 }
 
 /*
- * Scale 0 over the extended region [cl, cr) x [ct, cb). ms: r then a
- * (h, v, d); msk: flt and centre of a, then of r.
+ * Scale 0, one position: the reference bands o, the restored r and the
+ * additive impairment a (h, v, d), and the masker terms m: flt and centre
+ * sums of a, then of r.
  */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_decouple_s0(const int16_t *band, i64 bplane, int16_t *ms, int32_t *msk,
-                     i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
-                     const int32_t *div_lut, int rf_h, int rf_v, int rf_d)
+__device__ static inline void decouple_s0(const int16_t *band, i64 bplane, size_t idx,
+                                          double egl, const int32_t *div_lut,
+                                          int rf_h, int rf_v, int rf_d, int16_t o[3],
+                                          int16_t r[3], int16_t a[3], int32_t m[4])
 {
-    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
-    size_t idx;
-    int16_t o[3], t[3], r[3], a[3];
+    int16_t t[3];
     int angle;
 
-    if (x >= cr || y >= cb)
-        return;
-    idx = (size_t)y * bw + x;
     for (int b = 0; b < 3; b++) {
         o[b] = band[b * bplane + idx];
         t[b] = band[(4 + b) * bplane + idx];
@@ -319,14 +314,11 @@ vmaf_adm_decouple_s0(const int16_t *band, i64 bplane, int16_t *ms, int32_t *msk,
         d = o[b] < 0 ? -d : d;
         r[b] = (int16_t)restore(o[b], t[b], d, 15, angle, egl);
     }
-    for (int b = 0; b < 3; b++) {
+    for (int b = 0; b < 3; b++)
         /* int16 wrap-around, as in libvmaf. */
         a[b] = (int16_t)(t[b] - r[b]);
-        ms[b * plane + idx]       = r[b];
-        ms[(3 + b) * plane + idx] = a[b];
-    }
-    csf_s0(&msk[0 * plane + idx], &msk[1 * plane + idx], a, rf_h, rf_v, rf_d);
-    csf_s0(&msk[2 * plane + idx], &msk[3 * plane + idx], r, rf_h, rf_v, rf_d);
+    csf_s0(&m[0], &m[1], a, rf_h, rf_v, rf_d);
+    csf_s0(&m[2], &m[3], r, rf_h, rf_v, rf_d);
 }
 
 /* Scales 1..3 CSF of one pixel: the weighted bands and the flt and centre
@@ -351,25 +343,19 @@ __device__ static inline void csf_s123(int32_t dst[3], i64 *flt_sum, i64 *ctr_su
 }
 
 /*
- * Scales 1..3 over the extended region. ms: CSF of r (the numerator's
- * masked signal) then CSF of a (AIM's); msk: flt and centre of a, then of r.
+ * Scales 1..3, one position: the reference bands o, the CSF of r (the
+ * numerator's masked signal) xr and of a (AIM's) xa, and the masker terms
+ * m: flt and centre sums of a, then of r.
  */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_decouple_s123(const int32_t *band, i64 bplane, int32_t *ms, i64 *msk,
-                       i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
-                       const int32_t *div_lut, unsigned rf_h, unsigned rf_v,
-                       unsigned rf_d)
+__device__ static inline void decouple_s123(const int32_t *band, i64 bplane, size_t idx,
+                                            double egl, const int32_t *div_lut,
+                                            unsigned rf_h, unsigned rf_v, unsigned rf_d,
+                                            int32_t o[3], int32_t xr[3], int32_t xa[3],
+                                            i64 m[4])
 {
-    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
-    size_t idx;
-    int32_t o[3], t[3], r[3], a[3], xr[3], xa[3];
-    i64 fa, ca, fr, cr_;
+    int32_t t[3], r[3], a[3];
     int angle;
 
-    if (x >= cr || y >= cb)
-        return;
-    idx = (size_t)y * bw + x;
     for (int b = 0; b < 3; b++) {
         o[b] = band[b * bplane + idx];
         t[b] = band[(4 + b) * bplane + idx];
@@ -378,33 +364,231 @@ vmaf_adm_decouple_s123(const int32_t *band, i64 bplane, int32_t *ms, i64 *msk,
     for (int b = 0; b < 3; b++) {
         /* |o| beyond the table: 15 significant bits, shift taken back
          * after the product. */
-        uint32_t ao = (uint32_t)adm_abs64((i64)o[b]), m = ao;
+        uint32_t ao = (uint32_t)adm_abs64((i64)o[b]), mm = ao;
         int s = 0;
         i64 d;
 
         if (ao >= 32768) {
             s = (31 - __clz(ao)) + 1 - 15;
-            m = (ao + (1U << (s - 1))) >> s;
+            mm = (ao + (1U << (s - 1))) >> s;
         }
-        d = div_lut[m];
+        d = div_lut[mm];
         d = o[b] < 0 ? -d : d;
         r[b] = (int32_t)restore(o[b], t[b], d, 15 + s, angle, egl);
     }
     for (int b = 0; b < 3; b++)
         a[b] = (int32_t)((i64)t[b] - r[b]);
-    csf_s123(xa, &fa, &ca, a, rf_h, rf_v, rf_d);
-    csf_s123(xr, &fr, &cr_, r, rf_h, rf_v, rf_d);
-    for (int b = 0; b < 3; b++) {
-        ms[b * plane + idx]       = xr[b];
-        ms[(3 + b) * plane + idx] = xa[b];
-    }
-    msk[0 * plane + idx] = fa;
-    msk[1 * plane + idx] = ca;
-    msk[2 * plane + idx] = fr;
-    msk[3 * plane + idx] = cr_;
+    csf_s123(xa, &m[0], &m[1], a, rf_h, rf_v, rf_d);
+    csf_s123(xr, &m[2], &m[3], r, rf_h, rf_v, rf_d);
 }
 
 /* ------------------------------------------------- masking, row sums */
+
+/*
+ * Decouple, CSF and masking run fused on tiles of ADM_TW x ADM_TH inner
+ * positions, one thread each. The masking threshold of a position reads
+ * the masker's flt in its 3x3 neighbourhood, so a block first computes
+ * decouple and CSF at its own positions (kept in registers) and at the
+ * one-position ring around the tile (only flt kept), in shared memory.
+ * Tile position (R, C) is plane position (i0 - 1 + R, j0 - 1 + C), with
+ * -1 read as 1 and n as n - 1 (adm_mask_col), as the driver pads its flt
+ * rows; only those two ever occur for a position that is counted.
+ *
+ * The reference rounds and shifts the sums of each row before adding the
+ * rows, so a row's sums must be whole first: each warp (one tile row of
+ * 32 positions) adds its partial row sums into that row's nine 64-bit
+ * accumulators with atomics (integers: any order), and vmaf_adm_rows_done
+ * rounds and totals the rows of every scale once they are all in.
+ */
+#define ADM_TW 32
+#define ADM_TH 8
+#define ADM_HALO (2 * (ADM_TW + 2) + 2 * ADM_TH)
+
+/* Tile position of halo entry n: the rows above and below, then the
+ * columns left and right. */
+__device__ static inline void adm_halo_pos(int n, int *r, int *c)
+{
+    if (n < 2 * (ADM_TW + 2)) {
+        *r = n < ADM_TW + 2 ? 0 : ADM_TH + 1;
+        *c = n % (ADM_TW + 2);
+    } else {
+        n -= 2 * (ADM_TW + 2);
+        *r = 1 + n % ADM_TH;
+        *c = n < ADM_TH ? 0 : ADM_TW + 1;
+    }
+}
+
+/* The masking threshold: the 3x3 sum of the masker's flt (f: the tile
+ * rows above, at and below the position, each from its left neighbour)
+ * with its centre term in place of the centre's flt. */
+template <typename T>
+__device__ static inline i64 mask_threshold(const T *f0, const T *f1, const T *f2, T ctr)
+{
+    T hs0 = f0[0] + f0[1] + f0[2];
+    T hs1 = f1[0] + f1[1] + f1[2];
+    T hs2 = f2[0] + f2[1] + f2[2];
+
+    return hs0 + hs1 + hs2 - f1[1] + ctr;
+}
+
+/*
+ * Sum v over the 32 lanes of each tile row (a warp on NVIDIA, half a wave
+ * on CDNA: the shuffles are 32 wide) and add it to the row's
+ * accumulators, nine 64-bit words a row from row it on. Every thread of
+ * the block must call it.
+ */
+__device__ static inline void adm_row_partial(u64 v[ADM_ROW_SUMS], u64 *rows, int i,
+                                              int it, int ib, int skip_aim)
+{
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        for (int d = 16; d > 0; d >>= 1)
+            v[k] += GPU_SHFL_DOWN32(v[k], d);
+    if (threadIdx.x || i >= ib)
+        return;
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        if (!skip_aim || k < 3 || k >= 6)
+            atomicAdd(&rows[(size_t)(i - it) * ADM_ROW_SUMS + k], v[k]);
+}
+
+__device__ static inline i64 masked_cube_s0(int sv, int rf, i64 thr_q, int p, int c,
+                                            i64 crnd)
+{
+    i64 x = adm_abs(sv * rf) - thr_q, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1LL << (p - 1))) >> p;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scale 0 over the inner region [il, ir) x [it, ib): masked cubes of r
+ * (numerator, masker a) and of a (AIM, masker r), |o|^3 of the reference,
+ * into the row accumulators.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_TW * ADM_TH)
+vmaf_adm_csf_cm_s0(const int16_t *band, i64 bplane, int bw, int bh, int il, int ir,
+                   int it, int ib, double egl, const int32_t *div_lut, int rf_h, int rf_v,
+                   int rf_d, int c_hv, int c_d, int skip_aim, u64 *rows)
+{
+    __shared__ int32_t s_flt[2][ADM_TH + 2][ADM_TW + 2];   /* flt of a, of r */
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ADM_TW + tx;
+    const int i0 = it + blockIdx.y * ADM_TH, j0 = il + blockIdx.x * ADM_TW;
+    const int i = i0 + ty, j = j0 + tx;
+    const i64 rnd_hv = c_hv > 0 ? 1LL << (c_hv - 1) : 0;
+    const i64 rnd_d  = c_d  > 0 ? 1LL << (c_d  - 1) : 0;
+    int16_t o[3], r[3], a[3];
+    int32_t m[4];
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    decouple_s0(band, bplane, (size_t)adm_mask_col(i, bh) * bw + adm_mask_col(j, bw), egl,
+                div_lut, rf_h, rf_v, rf_d, o, r, a, m);
+    s_flt[0][ty + 1][tx + 1] = m[0];
+    s_flt[1][ty + 1][tx + 1] = m[2];
+    if (tid < ADM_HALO) {
+        int16_t ho[3], hr[3], ha[3];
+        int32_t hm[4];
+        int R, C;
+
+        adm_halo_pos(tid, &R, &C);
+        decouple_s0(band, bplane, (size_t)adm_mask_col(i0 - 1 + R, bh) * bw +
+                    adm_mask_col(j0 - 1 + C, bw), egl, div_lut, rf_h, rf_v, rf_d,
+                    ho, hr, ha, hm);
+        s_flt[0][R][C] = hm[0];
+        s_flt[1][R][C] = hm[2];
+    }
+    __syncthreads();
+
+    if (i < ib && j < ir) {
+        for (int pass = 0; pass < 2; pass++) {
+            /* pass 0: numerator, masked r, masker a; pass 1: AIM. */
+            const int16_t *s = pass ? a : r;
+            const int32_t ctr = pass ? m[3] : m[1];
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(&s_flt[pass][ty][tx], &s_flt[pass][ty + 1][tx],
+                                 &s_flt[pass][ty + 2][tx], ctr);
+            v[3 * pass + 0] += (u64)masked_cube_s0(s[0], rf_h, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 1] += (u64)masked_cube_s0(s[1], rf_v, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 2] += (u64)masked_cube_s0(s[2], rf_d, thr << 12, 30, c_d, rnd_d);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 ab = adm_abs(o[b]);
+            v[6 + b] += ab * ab * ab;
+        }
+    }
+    adm_row_partial(v, rows, i, it, ib, skip_aim);
+}
+
+__device__ static inline i64 masked_cube_s123(i64 xv, i64 thr, int c, i64 crnd)
+{
+    i64 x = adm_abs64(xv) - thr, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1 << 29)) >> 30;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scales 1..3 over the inner region: masked cubes of CSF(r) (masker a)
+ * and of CSF(a) (masker r); the denominator from the raw reference bands,
+ * rounded per element with 2^den_p (libvmaf's constant) and den_c.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_TW * ADM_TH)
+vmaf_adm_csf_cm_s123(const int32_t *band, i64 bplane, int bw, int bh, int il, int ir,
+                     int it, int ib, double egl, const int32_t *div_lut, unsigned rf_h,
+                     unsigned rf_v, unsigned rf_d, int num_c, int den_p, int den_c,
+                     int skip_aim, u64 *rows)
+{
+    __shared__ i64 s_flt[2][ADM_TH + 2][ADM_TW + 2];       /* flt of a, of r */
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ADM_TW + tx;
+    const int i0 = it + blockIdx.y * ADM_TH, j0 = il + blockIdx.x * ADM_TW;
+    const int i = i0 + ty, j = j0 + tx;
+    const i64 rnd = num_c > 0 ? 1LL << (num_c - 1) : 0;
+    const u64 den_crnd = den_c > 0 ? 1ULL << (den_c - 1) : 0;
+    int32_t o[3], xr[3], xa[3];
+    i64 m[4];
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    decouple_s123(band, bplane, (size_t)adm_mask_col(i, bh) * bw + adm_mask_col(j, bw), egl,
+                  div_lut, rf_h, rf_v, rf_d, o, xr, xa, m);
+    s_flt[0][ty + 1][tx + 1] = m[0];
+    s_flt[1][ty + 1][tx + 1] = m[2];
+    if (tid < ADM_HALO) {
+        int32_t ho[3], hr[3], ha[3];
+        i64 hm[4];
+        int R, C;
+
+        adm_halo_pos(tid, &R, &C);
+        decouple_s123(band, bplane, (size_t)adm_mask_col(i0 - 1 + R, bh) * bw +
+                      adm_mask_col(j0 - 1 + C, bw), egl, div_lut, rf_h, rf_v, rf_d,
+                      ho, hr, ha, hm);
+        s_flt[0][R][C] = hm[0];
+        s_flt[1][R][C] = hm[2];
+    }
+    __syncthreads();
+
+    if (i < ib && j < ir) {
+        for (int pass = 0; pass < 2; pass++) {
+            const int32_t *x = pass ? xa : xr;
+            const i64 ctr = pass ? m[3] : m[1];
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(&s_flt[pass][ty][tx], &s_flt[pass][ty + 1][tx],
+                                 &s_flt[pass][ty + 2][tx], ctr);
+            for (int b = 0; b < 3; b++)
+                v[3 * pass + b] += (u64)masked_cube_s123(x[b], thr, num_c, rnd);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 ab = (u64)adm_abs64((i64)o[b]);
+            v[6 + b] += ((((ab * ab + (1ULL << den_p)) >> den_p) * ab) + den_crnd) >> den_c;
+        }
+    }
+    adm_row_partial(v, rows, i, it, ib, skip_aim);
+}
 
 /*
  * Sum the ADM_ROW_SUMS values of every thread of the block; thread 0 gets
@@ -434,138 +618,39 @@ __device__ static inline void adm_block_sum(u64 v[ADM_ROW_SUMS])
 }
 
 /*
- * Thread 0: round and shift the row's sums as the driver does, and add
- * them to the scale's totals (ADMScaleSums: num[3], aim[3], den[3]).
+ * The rows of every scale, once all are in: a thread a row rounds and
+ * shifts the row's sums as the driver does, and clears the row for the
+ * next frame; the block adds them to the scale's totals (ADMScaleSums:
+ * num[3], aim[3], den[3]; sums: the four scales'). Grid: blocks of
+ * ADM_ROW_THREADS rows across, the scales down. par, per scale: rows,
+ * first row's accumulator, num_e, and the denominator's shift.
  */
-__device__ static inline void adm_row_done(u64 v[ADM_ROW_SUMS], u64 *sums,
-                                           int num_e, int den_shift, int skip_aim)
+GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
+vmaf_adm_rows_done(u64 *rows, const int32_t *par, int skip_aim, u64 *sums)
 {
+    const int32_t *p = par + 4 * blockIdx.y;
+    const int n = blockIdx.x * ADM_ROW_THREADS + threadIdx.x;
+    const int num_e = p[2], den_shift = p[3];
     const i64 num_rnd = num_e > 0 ? 1LL << (num_e - 1) : 0;
     const i64 den_rnd = den_shift > 0 ? 1LL << (den_shift - 1) : 0;
+    u64 v[ADM_ROW_SUMS] = { 0 };
 
+    if (n < p[0]) {
+        u64 *row = rows + (size_t)(p[1] + n) * ADM_ROW_SUMS;
+
+        for (int b = 0; b < 3; b++) {
+            v[b] = (u64)(((i64)row[b] + num_rnd) >> num_e);
+            if (!skip_aim)
+                v[3 + b] = (u64)(((i64)row[3 + b] + num_rnd) >> num_e);
+            v[6 + b] = (row[6 + b] + (u64)den_rnd) >> den_shift;
+        }
+        for (int k = 0; k < ADM_ROW_SUMS; k++)
+            row[k] = 0;
+    }
     adm_block_sum(v);
     if (threadIdx.x)
         return;
-    for (int b = 0; b < 3; b++) {
-        atomicAdd(&sums[b], (u64)(((i64)v[b] + num_rnd) >> num_e));
-        if (!skip_aim)
-            atomicAdd(&sums[3 + b], (u64)(((i64)v[3 + b] + num_rnd) >> num_e));
-        atomicAdd(&sums[6 + b], (v[6 + b] + (u64)den_rnd) >> den_shift);
-    }
-}
-
-/* The masking threshold of (i, j): the 3x3 sum of the masker's flt with
- * its centre term in place of the centre's flt. */
-template <typename T>
-__device__ static inline i64 mask_threshold(const T *flt, const T *ctr, int bw,
-                                            int ip, int i, int in, int j)
-{
-    const int jl = adm_mask_col(j - 1, bw), jr = adm_mask_col(j + 1, bw);
-    const T *f0 = flt + (size_t)ip * bw, *f1 = flt + (size_t)i * bw;
-    const T *f2 = flt + (size_t)in * bw;
-    T hs0 = f0[jl] + f0[j] + f0[jr];
-    T hs1 = f1[jl] + f1[j] + f1[jr];
-    T hs2 = f2[jl] + f2[j] + f2[jr];
-
-    return hs0 + hs1 + hs2 - f1[j] + ctr[(size_t)i * bw + j];
-}
-
-__device__ static inline i64 masked_cube_s0(int sv, int rf, i64 thr_q, int p, int c,
-                                            i64 crnd)
-{
-    i64 x = adm_abs(sv * rf) - thr_q, x2;
-
-    x  = x > 0 ? x : 0;
-    x2 = (x * x + (1LL << (p - 1))) >> p;
-    return (x2 * x + crnd) >> c;
-}
-
-/*
- * Scale 0, one block per inner row it + blockIdx.x: masked cubes of r
- * (numerator, masker a) and of a (AIM, masker r), |o|^3 of the reference.
- */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_cm_s0(const int16_t *band, i64 bplane, const int16_t *ms, const int32_t *msk,
-               i64 plane, int bw, int bh, int il, int ir, int it,
-               int rf_h, int rf_v, int rf_d, int c_hv, int c_d, int num_e, int den_c,
-               int skip_aim, u64 *sums)
-{
-    const int i = it + blockIdx.x;
-    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-    const i64 rnd_hv = c_hv > 0 ? 1LL << (c_hv - 1) : 0;
-    const i64 rnd_d  = c_d  > 0 ? 1LL << (c_d  - 1) : 0;
-    const int16_t *ob = band + (size_t)i * bw;
-    u64 v[ADM_ROW_SUMS] = { 0 };
-
-    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
-        const size_t idx = (size_t)i * bw + j;
-
-        for (int pass = 0; pass < 2; pass++) {
-            /* pass 0: numerator, masked r, masker a; pass 1: AIM. */
-            const int16_t *s = ms + 3 * pass * plane + idx;
-            const int32_t *m = msk + 2 * pass * plane;
-            i64 thr;
-
-            if (pass && skip_aim)
-                break;
-            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
-            v[3 * pass + 0] += (u64)masked_cube_s0(s[0], rf_h, thr << 10, 29, c_hv, rnd_hv);
-            v[3 * pass + 1] += (u64)masked_cube_s0(s[plane], rf_v, thr << 10, 29, c_hv, rnd_hv);
-            v[3 * pass + 2] += (u64)masked_cube_s0(s[2 * plane], rf_d, thr << 12, 30, c_d, rnd_d);
-        }
-        for (int b = 0; b < 3; b++) {
-            u64 a = adm_abs(ob[b * bplane + j]);
-            v[6 + b] += a * a * a;
-        }
-    }
-    adm_row_done(v, sums, num_e, den_c, skip_aim);
-}
-
-__device__ static inline i64 masked_cube_s123(i64 xv, i64 thr, int c, i64 crnd)
-{
-    i64 x = adm_abs64(xv) - thr, x2;
-
-    x  = x > 0 ? x : 0;
-    x2 = (x * x + (1 << 29)) >> 30;
-    return (x2 * x + crnd) >> c;
-}
-
-/*
- * Scales 1..3, one block per inner row: masked cubes of CSF(r) (masker a)
- * and of CSF(a) (masker r); the denominator from the raw reference bands,
- * rounded per element with 2^den_p (libvmaf's constant) and den_c.
- */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_cm_s123(const int32_t *band, i64 bplane, const int32_t *ms, const i64 *msk,
-                 i64 plane, int bw, int bh, int il, int ir, int it,
-                 int num_c, int num_e, int den_p, int den_c, int den_e,
-                 int skip_aim, u64 *sums)
-{
-    const int i = it + blockIdx.x;
-    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-    const i64 rnd = num_c > 0 ? 1LL << (num_c - 1) : 0;
-    const u64 den_crnd = den_c > 0 ? 1ULL << (den_c - 1) : 0;
-    const int32_t *ob = band + (size_t)i * bw;
-    u64 v[ADM_ROW_SUMS] = { 0 };
-
-    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
-        const size_t idx = (size_t)i * bw + j;
-
-        for (int pass = 0; pass < 2; pass++) {
-            const int32_t *x = ms + 3 * pass * plane + idx;
-            const i64 *m = msk + 2 * pass * plane;
-            i64 thr;
-
-            if (pass && skip_aim)
-                break;
-            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
-            for (int b = 0; b < 3; b++)
-                v[3 * pass + b] += (u64)masked_cube_s123(x[b * plane], thr, num_c, rnd);
-        }
-        for (int b = 0; b < 3; b++) {
-            u64 a = (u64)adm_abs64((i64)ob[b * bplane + j]);
-            v[6 + b] += ((((a * a + (1ULL << den_p)) >> den_p) * a) + den_crnd) >> den_c;
-        }
-    }
-    adm_row_done(v, sums, num_e, den_e, skip_aim);
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        if (!skip_aim || k < 3 || k >= 6)
+            atomicAdd(&sums[ADM_ROW_SUMS * blockIdx.y + k], v[k]);
 }

@@ -24,7 +24,7 @@
  * integer totals of each scale (ADMScaleSums); the floating-point rest on
  * the host, with adm.c's code.
  *
- * The scratch (bands, vertical DWT, decouple output) is one set per
+ * The scratch (bands, vertical DWT, row accumulators) is one set per
  * instance, from the ring: the stream runs the frames one after another.
  * Only the totals are per frame, in the ring's results.
  */
@@ -39,21 +39,23 @@
 
 enum {
     K_VERT_S0_8, K_VERT_S0_16, K_HORIZ_S0, K_VERT_S1, K_VERT_S23, K_HORIZ_S123,
-    K_DECOUPLE_S0, K_DECOUPLE_S123, K_CM_S0, K_CM_S123, NB_KERNELS,
+    K_CSF_CM_S0, K_CSF_CM_S123, K_ROWS_DONE, NB_KERNELS,
 };
 
 static const char *const adm_kernels[] = {
     "vmaf_adm_dwt_vert_s0_8", "vmaf_adm_dwt_vert_s0_16", "vmaf_adm_dwt_horiz_s0",
     "vmaf_adm_dwt_vert_s1", "vmaf_adm_dwt_vert_s23", "vmaf_adm_dwt_horiz_s123",
-    "vmaf_adm_decouple_s0", "vmaf_adm_decouple_s123", "vmaf_adm_cm_s0",
-    "vmaf_adm_cm_s123", NULL
+    "vmaf_adm_csf_cm_s0", "vmaf_adm_csf_cm_s123", "vmaf_adm_rows_done", NULL
 };
 FF_VMAF_GPU_CODE(adm, adm_kernels);
 
-/* Block shapes of adm.hip. */
+/* Block shapes of adm.hip: the DWT's and the masking's tiles (BX x BY),
+ * the rows' blocks. */
 #define BX 32
 #define BY 8
 #define ROW_THREADS 256
+/* The sums of one row: numerator, AIM and denominator, h v d each. */
+#define ROW_SUMS 9
 
 /* The kernels add into ADMScaleSums as nine 64-bit words. */
 typedef char adm_sums_layout[sizeof(ADMScaleSums) == 9 * sizeof(uint64_t) ? 1 : -1];
@@ -65,7 +67,10 @@ typedef struct ADMHipContext {
     FFGpuPtr band[FF_VMAF_ADM_SCALES]; ///< ref h v d a, dis h v d a
     int64_t band_plane[FF_VMAF_ADM_SCALES]; ///< elements between band planes
     FFGpuPtr vert;              ///< ref lo hi, dis lo hi of the scale at work
-    FFGpuPtr ms, msk;           ///< decouple + CSF output of the scale at work
+    FFGpuPtr rows;              ///< ROW_SUMS uint64 an inner row of every scale, zero between frames
+    FFGpuPtr rows_par;          ///< per scale: rows, first row, num_e, den shift
+    int64_t row0[FF_VMAF_ADM_SCALES]; ///< first row of each scale in rows
+    int max_rows;
     size_t sums;                ///< FF_VMAF_ADM_SCALES ADMScaleSums in the frame's results
 } ADMHipContext;
 
@@ -79,26 +84,37 @@ static int adm_hip_alloc(FFVmafFeature *f)
 {
     ADMHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
-    size_t vert = 0, ms = 0, msk = 0;
+    size_t vert = 0;
+    int64_t nb_rows = 0;
+    int32_t par[FF_VMAF_ADM_SCALES][4];
     int ret;
 
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
         const ADMScaleGeom *ge = &s->cpu.g[sc];
-        /* Scale 0 works on int16, scales 1..3 on int32 with int64 CSF sums. */
+        /* Scale 0 works on int16, scales 1..3 on int32. */
         const size_t e = sc ? sizeof(int32_t) : sizeof(int16_t);
-        const size_t m = sc ? sizeof(int64_t) : sizeof(int32_t);
         const int64_t bp = plane_elems(ge->bw, ge->bh);
+        /* adm_skip_scale0: no rows, so its totals stay 0 as on the CPU. */
+        const int rows = sc == 0 && s->cpu.skip_scale0 ? 0 : ge->ib - ge->it;
 
         s->band_plane[sc] = bp;
         if ((ret = ff_vmaf_gpu_buffer(g, &s->band[sc], 8 * bp * e)) < 0)
             return ret;
         vert = FFMAX(vert, 4 * plane_elems(ge->w, ge->bh) * e);
-        ms   = FFMAX(ms,   6 * bp * e);
-        msk  = FFMAX(msk,  4 * bp * m);
+        s->row0[sc] = nb_rows;
+        par[sc][0] = rows;
+        par[sc][1] = nb_rows;
+        par[sc][2] = ge->num_e;
+        par[sc][3] = sc ? ge->den_e : ge->den_c;
+        nb_rows += rows;
+        s->max_rows = FFMAX(s->max_rows, rows);
     }
     if ((ret = ff_vmaf_gpu_buffer(g, &s->vert, vert)) < 0 ||
-        (ret = ff_vmaf_gpu_buffer(g, &s->ms, ms)) < 0 ||
-        (ret = ff_vmaf_gpu_buffer(g, &s->msk, msk)) < 0)
+        (ret = ff_vmaf_gpu_buffer(g, &s->rows, nb_rows * ROW_SUMS * sizeof(uint64_t))) < 0 ||
+        /* Zero once: vmaf_adm_rows_done clears the rows it has read. */
+        (ret = ff_gpu_memset(g->gpu, s->rows, 0, nb_rows * ROW_SUMS * sizeof(uint64_t),
+                             g->stream)) < 0 ||
+        (ret = ff_vmaf_gpu_constants(g, &s->rows_par, par, sizeof(par))) < 0)
         return ret;
     /* The CPU's reciprocal table: one copy of the numbers for both sides. */
     return ff_vmaf_gpu_constants(g, &s->div_lut, s->cpu.div_lut,
@@ -168,8 +184,8 @@ static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
     }
 }
 
-/* Decouple, CSF and the row sums of scale sc, added into sums. */
-static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
+/* Decouple, CSF and masking of scale sc, into its rows' accumulators. */
+static int adm_hip_scale(FFVmafFeature *f, int sc)
 {
     static const int den_p[4] = { 0, 31, 30, 31 };
     ADMHipContext *s = f->priv;
@@ -177,41 +193,28 @@ static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &c->g[sc];
     int64_t bplane = s->band_plane[sc];
-    int bw = ge->bw, bh = ge->bh, il = ge->il, ir = ge->ir, it = ge->it;
-    int cl = ge->cl, cr = ge->cr, ct = ge->ct, cb = ge->cb;
-    int skip_aim = c->skip_aim, num_e = ge->num_e, ret;
+    int bw = ge->bw, bh = ge->bh, il = ge->il, ir = ge->ir, it = ge->it, ib = ge->ib;
+    int skip_aim = c->skip_aim;
     double egl = c->enhn_gain_limit;
+    FFGpuPtr rows = s->rows + s->row0[sc] * ROW_SUMS * sizeof(uint64_t);
 
+    /* A thread an inner position, a BX x BY tile a block. */
     if (sc == 0) {
         int rf_h = c->rf0[0], rf_v = c->rf0[1], rf_d = c->rf0[2];
-        int c_hv = ge->num_c_hv, c_d = ge->num_c_d, den_c = ge->den_c;
-        void *dargs[] = { &s->band[0], &bplane, &s->ms, &s->msk, &bplane, &bw,
-                          &cl, &cr, &ct, &cb, &egl, &s->div_lut, &rf_h, &rf_v, &rf_d };
-        void *cargs[] = { &s->band[0], &bplane, &s->ms, &s->msk, &bplane, &bw, &bh,
-                          &il, &ir, &it, &rf_h, &rf_v, &rf_d, &c_hv, &c_d, &num_e,
-                          &den_c, &skip_aim, &sums };
+        int c_hv = ge->num_c_hv, c_d = ge->num_c_d;
+        void *args[] = { &s->band[0], &bplane, &bw, &bh, &il, &ir, &it, &ib, &egl,
+                         &s->div_lut, &rf_h, &rf_v, &rf_d, &c_hv, &c_d, &skip_aim, &rows };
 
-        if ((ret = launch2d(g, s->fn[K_DECOUPLE_S0], "vmaf_adm_decouple_s0",
-                            cr - cl, cb - ct, dargs)) < 0)
-            return ret;
-        /* One block per inner row. */
-        return ff_vmaf_gpu_launch_2d(g, s->fn[K_CM_S0], "vmaf_adm_cm_s0",
-                                     (ge->ib - it) * ROW_THREADS, 1, ROW_THREADS, 1, 0, cargs);
+        return launch2d(g, s->fn[K_CSF_CM_S0], "vmaf_adm_csf_cm_s0", ir - il, ib - it, args);
     } else {
         unsigned rf_h = c->rf32[sc][0], rf_v = c->rf32[sc][1], rf_d = c->rf32[sc][2];
-        int num_c = ge->num_c_hv, dp = den_p[sc], den_c = ge->den_c, den_e = ge->den_e;
-        void *dargs[] = { &s->band[sc], &bplane, &s->ms, &s->msk, &bplane, &bw,
-                          &cl, &cr, &ct, &cb, &egl, &s->div_lut, &rf_h, &rf_v, &rf_d };
-        void *cargs[] = { &s->band[sc], &bplane, &s->ms, &s->msk, &bplane, &bw, &bh,
-                          &il, &ir, &it, &num_c, &num_e, &dp, &den_c, &den_e,
-                          &skip_aim, &sums };
+        int num_c = ge->num_c_hv, dp = den_p[sc], den_c = ge->den_c;
+        void *args[] = { &s->band[sc], &bplane, &bw, &bh, &il, &ir, &it, &ib, &egl,
+                         &s->div_lut, &rf_h, &rf_v, &rf_d, &num_c, &dp, &den_c, &skip_aim,
+                         &rows };
 
-        if ((ret = launch2d(g, s->fn[K_DECOUPLE_S123], "vmaf_adm_decouple_s123",
-                            cr - cl, cb - ct, dargs)) < 0)
-            return ret;
-        /* One block per inner row. */
-        return ff_vmaf_gpu_launch_2d(g, s->fn[K_CM_S123], "vmaf_adm_cm_s123",
-                                     (ge->ib - it) * ROW_THREADS, 1, ROW_THREADS, 1, 0, cargs);
+        return launch2d(g, s->fn[K_CSF_CM_S123], "vmaf_adm_csf_cm_s123", ir - il, ib - it,
+                        args);
     }
 }
 
@@ -220,20 +223,23 @@ static int adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                            FFVmafFeatureCollector *fc)
 {
     ADMHipContext *s = f->priv;
-    int ret;
+    FFGpuPtr sums = ff_vmaf_gpu_results(f->gpu, index, s->sums);
+    int skip_aim = s->cpu.skip_aim, ret;
+    void *args[] = { &s->rows, &s->rows_par, &skip_aim, &sums };
 
-    /* The totals start at 0: the ring zeroes the results with the upload. */
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
         if ((ret = adm_hip_dwt(f, index, sc)) < 0)
             return ret;
         /* adm_skip_scale0: scale 0 only feeds scale 1, as on the CPU. */
         if (sc == 0 && s->cpu.skip_scale0)
             continue;
-        if ((ret = adm_hip_scale(f, sc, ff_vmaf_gpu_results(f->gpu, index, s->sums +
-                                                            sc * sizeof(ADMScaleSums)))) < 0)
+        if ((ret = adm_hip_scale(f, sc)) < 0)
             return ret;
     }
-    return 0;
+    /* Every scale's rows at once, into the totals (zeroed by the ring with
+     * the upload): ROW_THREADS rows a block across, the scales down. */
+    return ff_vmaf_gpu_launch_2d(f->gpu, s->fn[K_ROWS_DONE], "vmaf_adm_rows_done",
+                                 s->max_rows, FF_VMAF_ADM_SCALES, ROW_THREADS, 1, 0, args);
 }
 
 static int adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
