@@ -18,20 +18,18 @@
 
 /*
  * Integer ADM (vmaf/adm_dsp.c is its C reference, vmaf/adm.c the driver
- * these kernels follow). Per scale: the vertical DWT, the horizontal DWT,
- * decouple + CSF on the extended region, then one block per inner row for
- * the masked cube sums and the denominator. Each thread computes one
- * output element with the reference's formula, types and rounding; the
- * row sums are integers, rounded and shifted per row as the CPU does, then
- * added into the scale's totals with 64-bit atomics (order-independent).
+ * these kernels follow). Per scale: the DWT (vertical and horizontal
+ * passes in one kernel, on tiles), then decouple + CSF + masking on tiles
+ * of the inner region, adding each row's partial sums into that row's
+ * accumulators; last, for all scales at once, each row's sums rounded and
+ * shifted as the CPU does, added into the scale's totals. Each thread
+ * computes one output element with the reference's formula, types and
+ * rounding; every sum is an integer added with 64-bit atomics
+ * (order-independent).
  *
- * The pictures' rows are a pitch in bytes apart; everything the kernels
- * write and read back (DWT rows, bands, decouple output) is packed.
- *
- * Band planes: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
- * distorted's. Vertical scratch: ref lo, ref hi, dis lo, dis hi. Decouple
- * output: the masked signals (numerator's h, v, d then AIM's) and the
- * masker terms (flt and centre of a, then of r).
+ * The pictures' rows are a pitch in bytes apart; the band planes are
+ * packed: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
+ * distorted's.
  */
 
 #include "gpu_compat.h"
@@ -93,153 +91,175 @@ __device__ static inline int adm_mask_col(int j, int n)
 
 /* ------------------------------------------------------------------ DWT */
 
-/* Scale 0, vertical: one column of one output row, ref and dis, whose
- * rows are ref_pitch and dis_pitch bytes apart. */
+/*
+ * One DWT level per kernel, on tiles of ADM_BX x ADM_BY band positions: a
+ * block first runs the vertical pass for its ADM_BY band rows over the
+ * 2 · ADM_BX + 2 input columns its outputs read, ref and dis, into shared
+ * memory, then the horizontal pass of its outputs from there. Tile column
+ * k holds input column 2 · j0 − 1 + k read through the DWT mirror, which
+ * is the same as mirroring the vertical results afterwards (the vertical
+ * pass is per column). Columns and rows that no output reads are clamped
+ * into the plane, computed and not used.
+ */
+#define ADM_DWT_COLS (2 * ADM_BX + 2)
+
+/*
+ * Vertical pass of scale 0 at input rows r[0..3] (byte offsets from the
+ * picture) and column c: pictures of type T, depth bpc.
+ */
 template <typename T>
-__device__ static inline void dwt_vert_s0(const T *ref, size_t ref_pitch, const T *dis,
-                                          size_t dis_pitch, int16_t *out, i64 plane,
-                                          int w, int h, int bh, int bpc)
+__device__ static inline void dwt_vert_s0(const uint8_t *s, const size_t r[4], int c, int bpc,
+                                          int16_t *lo, int16_t *hi)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
     const int m = 1 << (bpc - 1), shift = bpc;
-    size_t r0, r1, r2, r3;
+    const uint8_t *sc = s + c * sizeof(T);
+    int x0 = *(const T *)(sc + r[0]) - m, x1 = *(const T *)(sc + r[1]) - m;
+    int x2 = *(const T *)(sc + r[2]) - m, x3 = *(const T *)(sc + r[3]) - m;
 
-    if (j >= w || y >= bh)
-        return;
-    /* The four input rows. */
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h);
-    r1 = (size_t)adm_dwt_idx(2 * y,     h);
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h);
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h);
-    for (int p = 0; p < 2; p++) {
-        const uint8_t *s = (const uint8_t *)(p ? dis : ref) + j * sizeof(T);
-        const size_t pitch = p ? dis_pitch : ref_pitch;
-        int x0 = *(const T *)(s + r0 * pitch) - m, x1 = *(const T *)(s + r1 * pitch) - m;
-        int x2 = *(const T *)(s + r2 * pitch) - m, x3 = *(const T *)(s + r3 * pitch) - m;
-        int16_t *lo = out + (2 * p) * plane, *hi = out + (2 * p + 1) * plane;
-        lo[(size_t)y * w + j] = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
-        hi[(size_t)y * w + j] = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
+    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+}
+
+/* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
+__device__ static inline void dwt_vert_s1(const int16_t *s, const size_t r[4], int c,
+                                          int32_t *lo, int32_t *hi)
+{
+    int x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
+
+    *lo = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
+    *hi = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
+}
+
+/* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
+__device__ static inline void dwt_vert_s23(const int32_t *s, const size_t r[4], int c,
+                                           int32_t *lo, int32_t *hi)
+{
+    i64 x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
+
+    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+}
+
+/* Scale 0, horizontal, from the tile's vertical results in[0..3]. */
+__device__ static inline void dwt_horiz_s0(const int16_t *in, int shift,
+                                           int16_t *lo, int16_t *hi)
+{
+    const int16_t x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
+
+    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+}
+
+/* Scales 1..3, horizontal. */
+__device__ static inline void dwt_horiz_s123(const int32_t *in, int shift,
+                                             int32_t *lo, int32_t *hi)
+{
+    const i64 rnd = 1LL << (shift - 1);
+    const i64 x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
+
+    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
+    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
+}
+
+/*
+ * The tile of one level. MODE 0: scale 0 from the pictures (T, rows
+ * ref_pitch and dis_pitch bytes apart); 1: scale 1 from scale 0's band a
+ * (int16); 2: scales 2 and 3 from the previous band a (int32). The input
+ * is w x h (band planes of the previous scale: iplane elements apart,
+ * rows w apart); the output, bw x bh, goes to the 8 band planes of band
+ * (bplane elements apart): LO rows give a and v, HI rows h and d.
+ */
+template <int MODE, typename T, typename TB>
+__device__ static inline void dwt_tile(const T *ref, size_t ref_pitch, const T *dis,
+                                       size_t dis_pitch, i64 iplane, TB *band, i64 bplane,
+                                       int w, int h, int bw, int bh, int bpc, int shift)
+{
+    __shared__ TB s_v[2][2][ADM_BY][ADM_DWT_COLS];     /* [picture][lo, hi] */
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int j0 = blockIdx.x * ADM_BX, y0 = blockIdx.y * ADM_BY;
+    const int j = j0 + tx, y = y0 + ty;
+
+    for (int n = ty * ADM_BX + tx; n < ADM_BY * ADM_DWT_COLS; n += ADM_BX * ADM_BY) {
+        const int vr = n / ADM_DWT_COLS, k = n % ADM_DWT_COLS;
+        const int yy = min(y0 + vr, bh - 1);
+        /* An output's last input column is 2 · bw <= w + 1. */
+        const int c = adm_dwt_idx(min(2 * j0 - 1 + k, w + 1), w);
+        size_t r[4];
+
+        for (int p = 0; p < 2; p++) {
+            TB *lo = &s_v[p][0][vr][k], *hi = &s_v[p][1][vr][k];
+
+            for (int q = 0; q < 4; q++)
+                r[q] = (size_t)adm_dwt_idx(2 * yy - 1 + q, h);
+            if (MODE == 0) {
+                const size_t pitch = p ? dis_pitch : ref_pitch;
+                for (int q = 0; q < 4; q++)
+                    r[q] *= pitch;
+                dwt_vert_s0<T>((const uint8_t *)(p ? dis : ref), r, c, bpc,
+                               (int16_t *)lo, (int16_t *)hi);
+            } else {
+                for (int q = 0; q < 4; q++)
+                    r[q] *= w;
+                if (MODE == 1)
+                    dwt_vert_s1((const int16_t *)ref + (4 * p + 3) * iplane, r, c,
+                                (int32_t *)lo, (int32_t *)hi);
+                else
+                    dwt_vert_s23((const int32_t *)ref + (4 * p + 3) * iplane, r, c,
+                                 (int32_t *)lo, (int32_t *)hi);
+            }
+        }
     }
-}
-
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis,
-                       size_t dis_pitch, int16_t *out, i64 plane, int w, int h, int bh,
-                       int bpc)
-{
-    dwt_vert_s0(ref, ref_pitch, dis, dis_pitch, out, plane, w, h, bh, bpc);
-}
-
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
-                        size_t dis_pitch, int16_t *out, i64 plane, int w, int h, int bh,
-                        int bpc)
-{
-    dwt_vert_s0(ref, ref_pitch, dis, dis_pitch, out, plane, w, h, bh, bpc);
-}
-
-/* Scale 0, horizontal: LO rows give a and v, HI rows h and d. */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_horiz_s0(const int16_t *vert, i64 vplane, int16_t *band, i64 bplane,
-                      int w, int bw, int bh)
-{
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    int c0, c1, c2, c3;
+    __syncthreads();
 
     if (j >= bw || y >= bh)
         return;
-    c0 = adm_dwt_idx(2 * j - 1, w);
-    c1 = adm_dwt_idx(2 * j,     w);
-    c2 = adm_dwt_idx(2 * j + 1, w);
-    c3 = adm_dwt_idx(2 * j + 2, w);
     for (int p = 0; p < 2; p++)
         for (int q = 0; q < 2; q++) {
-            const int16_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
-            const int16_t x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
-            const int16_t lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-            const int16_t hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
-            int16_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            TB *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            TB lo, hi;
+
+            if (MODE == 0)
+                dwt_horiz_s0((const int16_t *)&s_v[p][q][ty][2 * tx], shift,
+                             (int16_t *)&lo, (int16_t *)&hi);
+            else
+                dwt_horiz_s123((const int32_t *)&s_v[p][q][ty][2 * tx], shift,
+                               (int32_t *)&lo, (int32_t *)&hi);
             b[(q ? 0 : 3) * bplane] = lo;   /* h or a */
             b[(q ? 2 : 1) * bplane] = hi;   /* d or v */
         }
 }
 
-/* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s1(const int16_t *in, i64 iplane, int32_t *out, i64 plane,
-                     int w, int h, int bh)
+vmaf_adm_dwt_s0_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis,
+                  size_t dis_pitch, int16_t *band, i64 bplane, int w, int h, int bw, int bh,
+                  int bpc)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    size_t r0, r1, r2, r3;
-
-    if (j >= w || y >= bh)
-        return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
-    for (int p = 0; p < 2; p++) {
-        const int16_t *s = in + (4 * p + 3) * iplane;
-        int x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
-        out[(2 * p)     * plane + (size_t)y * w + j] = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
-        out[(2 * p + 1) * plane + (size_t)y * w + j] = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
-    }
+    dwt_tile<0, uint8_t, int16_t>(ref, ref_pitch, dis, dis_pitch, 0, band, bplane,
+                                  w, h, bw, bh, bpc, 16);
 }
 
-/* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s23(const int32_t *in, i64 iplane, int32_t *out, i64 plane,
-                      int w, int h, int bh)
+vmaf_adm_dwt_s0_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
+                   size_t dis_pitch, int16_t *band, i64 bplane, int w, int h, int bw, int bh,
+                   int bpc)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    size_t r0, r1, r2, r3;
-
-    if (j >= w || y >= bh)
-        return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
-    for (int p = 0; p < 2; p++) {
-        const int32_t *s = in + (4 * p + 3) * iplane;
-        i64 x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
-        out[(2 * p)     * plane + (size_t)y * w + j] =
-            (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-        out[(2 * p + 1) * plane + (size_t)y * w + j] =
-            (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
-    }
+    dwt_tile<0, uint16_t, int16_t>(ref, ref_pitch, dis, dis_pitch, 0, band, bplane,
+                                   w, h, bw, bh, bpc, 16);
 }
 
-/* Scales 1..3, horizontal. */
+/* in: the previous scale's band planes (ref's a is plane 3, dis's plane 7). */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_horiz_s123(const int32_t *vert, i64 vplane, int32_t *band, i64 bplane,
-                        int w, int bw, int bh, int shift)
+vmaf_adm_dwt_s1(const int16_t *in, i64 iplane, int32_t *band, i64 bplane,
+                int w, int h, int bw, int bh)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    const i64 rnd = 1LL << (shift - 1);
-    int c0, c1, c2, c3;
+    dwt_tile<1, int16_t, int32_t>(in, 0, in, 0, iplane, band, bplane, w, h, bw, bh, 0, 15);
+}
 
-    if (j >= bw || y >= bh)
-        return;
-    c0 = adm_dwt_idx(2 * j - 1, w);
-    c1 = adm_dwt_idx(2 * j,     w);
-    c2 = adm_dwt_idx(2 * j + 1, w);
-    c3 = adm_dwt_idx(2 * j + 2, w);
-    for (int p = 0; p < 2; p++)
-        for (int q = 0; q < 2; q++) {
-            const int32_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
-            const i64 x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
-            const int32_t lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
-            const int32_t hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
-            int32_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
-            b[(q ? 0 : 3) * bplane] = lo;
-            b[(q ? 2 : 1) * bplane] = hi;
-        }
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_s23(const int32_t *in, i64 iplane, int32_t *band, i64 bplane,
+                 int w, int h, int bw, int bh, int shift)
+{
+    dwt_tile<2, int32_t, int32_t>(in, 0, in, 0, iplane, band, bplane, w, h, bw, bh, 0, shift);
 }
 
 /* ---------------------------------------------------- decouple and CSF */

@@ -24,7 +24,7 @@
  * integer totals of each scale (ADMScaleSums); the floating-point rest on
  * the host, with adm.c's code.
  *
- * The scratch (bands, vertical DWT, row accumulators) is one set per
+ * The scratch (bands, row accumulators) is one set per
  * instance, from the ring: the stream runs the frames one after another.
  * Only the totals are per frame, in the ring's results.
  */
@@ -38,13 +38,12 @@
 #include "vmaf_gpu.h"
 
 enum {
-    K_VERT_S0_8, K_VERT_S0_16, K_HORIZ_S0, K_VERT_S1, K_VERT_S23, K_HORIZ_S123,
+    K_DWT_S0_8, K_DWT_S0_16, K_DWT_S1, K_DWT_S23,
     K_CSF_CM_S0, K_CSF_CM_S123, K_ROWS_DONE, NB_KERNELS,
 };
 
 static const char *const adm_kernels[] = {
-    "vmaf_adm_dwt_vert_s0_8", "vmaf_adm_dwt_vert_s0_16", "vmaf_adm_dwt_horiz_s0",
-    "vmaf_adm_dwt_vert_s1", "vmaf_adm_dwt_vert_s23", "vmaf_adm_dwt_horiz_s123",
+    "vmaf_adm_dwt_s0_8", "vmaf_adm_dwt_s0_16", "vmaf_adm_dwt_s1", "vmaf_adm_dwt_s23",
     "vmaf_adm_csf_cm_s0", "vmaf_adm_csf_cm_s123", "vmaf_adm_rows_done", NULL
 };
 FF_VMAF_GPU_CODE(adm, adm_kernels);
@@ -66,7 +65,6 @@ typedef struct ADMHipContext {
     FFGpuPtr div_lut;
     FFGpuPtr band[FF_VMAF_ADM_SCALES]; ///< ref h v d a, dis h v d a
     int64_t band_plane[FF_VMAF_ADM_SCALES]; ///< elements between band planes
-    FFGpuPtr vert;              ///< ref lo hi, dis lo hi of the scale at work
     FFGpuPtr rows;              ///< ROW_SUMS uint64 an inner row of every scale, zero between frames
     FFGpuPtr rows_par;          ///< per scale: rows, first row, num_e, den shift
     int64_t row0[FF_VMAF_ADM_SCALES]; ///< first row of each scale in rows
@@ -84,7 +82,6 @@ static int adm_hip_alloc(FFVmafFeature *f)
 {
     ADMHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
-    size_t vert = 0;
     int64_t nb_rows = 0;
     int32_t par[FF_VMAF_ADM_SCALES][4];
     int ret;
@@ -100,7 +97,6 @@ static int adm_hip_alloc(FFVmafFeature *f)
         s->band_plane[sc] = bp;
         if ((ret = ff_vmaf_gpu_buffer(g, &s->band[sc], 8 * bp * e)) < 0)
             return ret;
-        vert = FFMAX(vert, 4 * plane_elems(ge->w, ge->bh) * e);
         s->row0[sc] = nb_rows;
         par[sc][0] = rows;
         par[sc][1] = nb_rows;
@@ -109,8 +105,7 @@ static int adm_hip_alloc(FFVmafFeature *f)
         nb_rows += rows;
         s->max_rows = FFMAX(s->max_rows, rows);
     }
-    if ((ret = ff_vmaf_gpu_buffer(g, &s->vert, vert)) < 0 ||
-        (ret = ff_vmaf_gpu_buffer(g, &s->rows, nb_rows * ROW_SUMS * sizeof(uint64_t))) < 0 ||
+    if ((ret = ff_vmaf_gpu_buffer(g, &s->rows, nb_rows * ROW_SUMS * sizeof(uint64_t))) < 0 ||
         /* Zero once: vmaf_adm_rows_done clears the rows it has read. */
         (ret = ff_gpu_memset(g->gpu, s->rows, 0, nb_rows * ROW_SUMS * sizeof(uint64_t),
                              g->stream)) < 0 ||
@@ -151,36 +146,32 @@ static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
     ADMHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &s->cpu.g[sc];
-    int w = ge->w, h = ge->h, bw = ge->bw, bh = ge->bh, ret;
-    int64_t vplane = plane_elems(w, bh), bplane = s->band_plane[sc];
+    int w = ge->w, h = ge->h, bw = ge->bw, bh = ge->bh;
+    int64_t bplane = s->band_plane[sc];
 
+    /* A thread a band position, a BX x BY tile a block. */
     if (sc == 0) {
         FFGpuPtr ref = ff_vmaf_gpu_plane(g, index, 0, 0);
         FFGpuPtr dis = ff_vmaf_gpu_plane(g, index, 1, 0);
         size_t pitch = ff_vmaf_gpu_pitch(g, 0);
         int bpc = g->geo.bpc;
-        void *args[] = { &ref, &pitch, &dis, &pitch, &s->vert, &vplane, &w, &h, &bh, &bpc };
-        int k = bpc > 8 ? K_VERT_S0_16 : K_VERT_S0_8;
+        void *args[] = { &ref, &pitch, &dis, &pitch, &s->band[0], &bplane, &w, &h, &bw, &bh,
+                         &bpc };
+        int k = bpc > 8 ? K_DWT_S0_16 : K_DWT_S0_8;
 
-        ret = launch2d(g, s->fn[k], adm_kernels[k], w, bh, args);
+        return launch2d(g, s->fn[k], adm_kernels[k], bw, bh, args);
+    } else if (sc == 1) {
+        void *args[] = { &s->band[0], &s->band_plane[0], &s->band[1], &bplane,
+                         &w, &h, &bw, &bh };
+
+        return launch2d(g, s->fn[K_DWT_S1], "vmaf_adm_dwt_s1", bw, bh, args);
     } else {
-        void *args[] = { &s->band[sc - 1], &s->band_plane[sc - 1], &s->vert, &vplane,
-                         &w, &h, &bh };
-        int k = sc == 1 ? K_VERT_S1 : K_VERT_S23;
+        /* The horizontal pass's shift: 16 at scale 2, 15 at scale 3. */
+        int shift = sc == 2 ? 16 : 15;
+        void *args[] = { &s->band[sc - 1], &s->band_plane[sc - 1], &s->band[sc], &bplane,
+                         &w, &h, &bw, &bh, &shift };
 
-        ret = launch2d(g, s->fn[k], adm_kernels[k], w, bh, args);
-    }
-    if (ret < 0)
-        return ret;
-
-    if (sc == 0) {
-        void *args[] = { &s->vert, &vplane, &s->band[0], &bplane, &w, &bw, &bh };
-        return launch2d(g, s->fn[K_HORIZ_S0], "vmaf_adm_dwt_horiz_s0", bw, bh, args);
-    } else {
-        static const int horiz_shift[4] = { 0, 15, 16, 15 };
-        int shift = horiz_shift[sc];
-        void *args[] = { &s->vert, &vplane, &s->band[sc], &bplane, &w, &bw, &bh, &shift };
-        return launch2d(g, s->fn[K_HORIZ_S123], "vmaf_adm_dwt_horiz_s123", bw, bh, args);
+        return launch2d(g, s->fn[K_DWT_S23], "vmaf_adm_dwt_s23", bw, bh, args);
     }
 }
 
