@@ -42,6 +42,8 @@ static const Config configs[] = {
     { "options", "", "name=psnr:enable_mse=true:enable_apsnr=true|"
       "name=motion:motion_five_frame_window=true:motion_moving_average=true|"
       "name=adm:adm_csf_mode=2:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_dlm_weight=0.7:adm_min_val=0.5" },
+    { "skips", "", "name=adm:adm_skip_aim=true:adm_skip_scale0=true:debug=true|"
+      "name=vif:vif_skip_scale0=true:vif_enhn_gain_limit=1.0:debug=true" },
     { "float", "version=vmaf_float_v0.6.1",
       "name=float_psnr|name=float_ansnr|name=float_moment|name=float_motion:debug=true|"
       "name=float_vif:debug=true|name=float_adm:debug=true" },

@@ -18,17 +18,18 @@
 
 /*
  * Integer ADM (vmaf/adm_dsp.c is its C reference, vmaf/adm.c the driver
- * these kernels follow). Per scale: the vertical DWT, the horizontal DWT,
- * decouple + CSF on the extended region, then one block per inner row for
- * the masked cube sums and the denominator. Each thread computes one
- * output element with the reference's formula, types and rounding; the
- * row sums are integers, rounded and shifted per row as the CPU does, then
- * added into the scale's totals with 64-bit atomics (order-independent).
+ * these kernels follow). Per scale: the DWT (vertical and horizontal
+ * passes in one kernel, on tiles), then decouple + CSF + masking on tiles
+ * of the inner region, adding each row's partial sums into that row's
+ * accumulators; last, for all scales at once, each row's sums rounded and
+ * shifted as the CPU does, added into the scale's totals. Each thread
+ * computes one output element with the reference's formula, types and
+ * rounding; every sum is an integer added with 64-bit atomics
+ * (order-independent).
  *
- * Band planes: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
- * distorted's. Vertical scratch: ref lo, ref hi, dis lo, dis hi. Decouple
- * output: the masked signals (numerator's h, v, d then AIM's) and the
- * masker terms (flt and centre of a, then of r).
+ * The pictures' rows are a pitch in bytes apart; the band planes are
+ * packed: 0 h, 1 v, 2 d, 3 a (LO LO), the reference's four then the
+ * distorted's.
  */
 
 #include "gpu_compat.h"
@@ -90,146 +91,175 @@ __device__ static inline int adm_mask_col(int j, int n)
 
 /* ------------------------------------------------------------------ DWT */
 
-/* Scale 0, vertical: one column of one output row, ref and dis. */
+/*
+ * One DWT level per kernel, on tiles of ADM_BX x ADM_BY band positions: a
+ * block first runs the vertical pass for its ADM_BY band rows over the
+ * 2 · ADM_BX + 2 input columns its outputs read, ref and dis, into shared
+ * memory, then the horizontal pass of its outputs from there. Tile column
+ * k holds input column 2 · j0 − 1 + k read through the DWT mirror, which
+ * is the same as mirroring the vertical results afterwards (the vertical
+ * pass is per column). Columns and rows that no output reads are clamped
+ * into the plane, computed and not used.
+ */
+#define ADM_DWT_COLS (2 * ADM_BX + 2)
+
+/*
+ * Vertical pass of scale 0 at input rows r[0..3] (byte offsets from the
+ * picture) and column c: pictures of type T, depth bpc.
+ */
 template <typename T>
-__device__ static inline void dwt_vert_s0(const T *ref, const T *dis, int16_t *out,
-                                          i64 plane, int w, int h, int bh, int bpc)
+__device__ static inline void dwt_vert_s0(const uint8_t *s, const size_t r[4], int c, int bpc,
+                                          int16_t *lo, int16_t *hi)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
     const int m = 1 << (bpc - 1), shift = bpc;
-    size_t r0, r1, r2, r3;
+    const uint8_t *sc = s + c * sizeof(T);
+    int x0 = *(const T *)(sc + r[0]) - m, x1 = *(const T *)(sc + r[1]) - m;
+    int x2 = *(const T *)(sc + r[2]) - m, x3 = *(const T *)(sc + r[3]) - m;
 
-    if (j >= w || y >= bh)
-        return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
-    for (int p = 0; p < 2; p++) {
-        const T *s = p ? dis : ref;
-        int x0 = s[r0] - m, x1 = s[r1] - m, x2 = s[r2] - m, x3 = s[r3] - m;
-        int16_t *lo = out + (2 * p) * plane, *hi = out + (2 * p + 1) * plane;
-        lo[(size_t)y * w + j] = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
-        hi[(size_t)y * w + j] = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
+    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+}
+
+/* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
+__device__ static inline void dwt_vert_s1(const int16_t *s, const size_t r[4], int c,
+                                          int32_t *lo, int32_t *hi)
+{
+    int x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
+
+    *lo = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
+    *hi = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
+}
+
+/* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
+__device__ static inline void dwt_vert_s23(const int32_t *s, const size_t r[4], int c,
+                                           int32_t *lo, int32_t *hi)
+{
+    i64 x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
+
+    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+}
+
+/* Scale 0, horizontal, from the tile's vertical results in[0..3]. */
+__device__ static inline void dwt_horiz_s0(const int16_t *in, int shift,
+                                           int16_t *lo, int16_t *hi)
+{
+    const int16_t x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
+
+    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
+    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+}
+
+/* Scales 1..3, horizontal. */
+__device__ static inline void dwt_horiz_s123(const int32_t *in, int shift,
+                                             int32_t *lo, int32_t *hi)
+{
+    const i64 rnd = 1LL << (shift - 1);
+    const i64 x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
+
+    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
+    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
+}
+
+/*
+ * The tile of one level. MODE 0: scale 0 from the pictures (T, rows
+ * ref_pitch and dis_pitch bytes apart); 1: scale 1 from scale 0's band a
+ * (int16); 2: scales 2 and 3 from the previous band a (int32). The input
+ * is w x h (band planes of the previous scale: iplane elements apart,
+ * rows w apart); the output, bw x bh, goes to the 8 band planes of band
+ * (bplane elements apart): LO rows give a and v, HI rows h and d.
+ */
+template <int MODE, typename T, typename TB>
+__device__ static inline void dwt_tile(const T *ref, size_t ref_pitch, const T *dis,
+                                       size_t dis_pitch, i64 iplane, TB *band, i64 bplane,
+                                       int w, int h, int bw, int bh, int bpc, int shift)
+{
+    __shared__ TB s_v[2][2][ADM_BY][ADM_DWT_COLS];     /* [picture][lo, hi] */
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int j0 = blockIdx.x * ADM_BX, y0 = blockIdx.y * ADM_BY;
+    const int j = j0 + tx, y = y0 + ty;
+
+    for (int n = ty * ADM_BX + tx; n < ADM_BY * ADM_DWT_COLS; n += ADM_BX * ADM_BY) {
+        const int vr = n / ADM_DWT_COLS, k = n % ADM_DWT_COLS;
+        const int yy = min(y0 + vr, bh - 1);
+        /* An output's last input column is 2 · bw <= w + 1. */
+        const int c = adm_dwt_idx(min(2 * j0 - 1 + k, w + 1), w);
+        size_t r[4];
+
+        for (int p = 0; p < 2; p++) {
+            TB *lo = &s_v[p][0][vr][k], *hi = &s_v[p][1][vr][k];
+
+            for (int q = 0; q < 4; q++)
+                r[q] = (size_t)adm_dwt_idx(2 * yy - 1 + q, h);
+            if (MODE == 0) {
+                const size_t pitch = p ? dis_pitch : ref_pitch;
+                for (int q = 0; q < 4; q++)
+                    r[q] *= pitch;
+                dwt_vert_s0<T>((const uint8_t *)(p ? dis : ref), r, c, bpc,
+                               (int16_t *)lo, (int16_t *)hi);
+            } else {
+                for (int q = 0; q < 4; q++)
+                    r[q] *= w;
+                if (MODE == 1)
+                    dwt_vert_s1((const int16_t *)ref + (4 * p + 3) * iplane, r, c,
+                                (int32_t *)lo, (int32_t *)hi);
+                else
+                    dwt_vert_s23((const int32_t *)ref + (4 * p + 3) * iplane, r, c,
+                                 (int32_t *)lo, (int32_t *)hi);
+            }
+        }
     }
-}
-
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_8(const uint8_t *ref, const uint8_t *dis, int16_t *out,
-                       i64 plane, int w, int h, int bh, int bpc)
-{
-    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
-}
-
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s0_16(const uint16_t *ref, const uint16_t *dis, int16_t *out,
-                        i64 plane, int w, int h, int bh, int bpc)
-{
-    dwt_vert_s0(ref, dis, out, plane, w, h, bh, bpc);
-}
-
-/* Scale 0, horizontal: LO rows give a and v, HI rows h and d. */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_horiz_s0(const int16_t *vert, i64 vplane, int16_t *band, i64 bplane,
-                      int w, int bw, int bh)
-{
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    int c0, c1, c2, c3;
+    __syncthreads();
 
     if (j >= bw || y >= bh)
         return;
-    c0 = adm_dwt_idx(2 * j - 1, w);
-    c1 = adm_dwt_idx(2 * j,     w);
-    c2 = adm_dwt_idx(2 * j + 1, w);
-    c3 = adm_dwt_idx(2 * j + 2, w);
     for (int p = 0; p < 2; p++)
         for (int q = 0; q < 2; q++) {
-            const int16_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
-            const int16_t x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
-            const int16_t lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-            const int16_t hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
-            int16_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            TB *b = band + 4 * p * bplane + (size_t)y * bw + j;
+            TB lo, hi;
+
+            if (MODE == 0)
+                dwt_horiz_s0((const int16_t *)&s_v[p][q][ty][2 * tx], shift,
+                             (int16_t *)&lo, (int16_t *)&hi);
+            else
+                dwt_horiz_s123((const int32_t *)&s_v[p][q][ty][2 * tx], shift,
+                               (int32_t *)&lo, (int32_t *)&hi);
             b[(q ? 0 : 3) * bplane] = lo;   /* h or a */
             b[(q ? 2 : 1) * bplane] = hi;   /* d or v */
         }
 }
 
-/* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s1(const int16_t *in, i64 iplane, int32_t *out, i64 plane,
-                     int w, int h, int bh)
+vmaf_adm_dwt_s0_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis,
+                  size_t dis_pitch, int16_t *band, i64 bplane, int w, int h, int bw, int bh,
+                  int bpc)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    size_t r0, r1, r2, r3;
-
-    if (j >= w || y >= bh)
-        return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
-    for (int p = 0; p < 2; p++) {
-        const int16_t *s = in + (4 * p + 3) * iplane;
-        int x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
-        out[(2 * p)     * plane + (size_t)y * w + j] = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
-        out[(2 * p + 1) * plane + (size_t)y * w + j] = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
-    }
+    dwt_tile<0, uint8_t, int16_t>(ref, ref_pitch, dis, dis_pitch, 0, band, bplane,
+                                  w, h, bw, bh, bpc, 16);
 }
 
-/* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_vert_s23(const int32_t *in, i64 iplane, int32_t *out, i64 plane,
-                      int w, int h, int bh)
+vmaf_adm_dwt_s0_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
+                   size_t dis_pitch, int16_t *band, i64 bplane, int w, int h, int bw, int bh,
+                   int bpc)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    size_t r0, r1, r2, r3;
-
-    if (j >= w || y >= bh)
-        return;
-    r0 = (size_t)adm_dwt_idx(2 * y - 1, h) * w + j;
-    r1 = (size_t)adm_dwt_idx(2 * y,     h) * w + j;
-    r2 = (size_t)adm_dwt_idx(2 * y + 1, h) * w + j;
-    r3 = (size_t)adm_dwt_idx(2 * y + 2, h) * w + j;
-    for (int p = 0; p < 2; p++) {
-        const int32_t *s = in + (4 * p + 3) * iplane;
-        i64 x0 = s[r0], x1 = s[r1], x2 = s[r2], x3 = s[r3];
-        out[(2 * p)     * plane + (size_t)y * w + j] =
-            (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-        out[(2 * p + 1) * plane + (size_t)y * w + j] =
-            (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
-    }
+    dwt_tile<0, uint16_t, int16_t>(ref, ref_pitch, dis, dis_pitch, 0, band, bplane,
+                                   w, h, bw, bh, bpc, 16);
 }
 
-/* Scales 1..3, horizontal. */
+/* in: the previous scale's band planes (ref's a is plane 3, dis's plane 7). */
 GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_dwt_horiz_s123(const int32_t *vert, i64 vplane, int32_t *band, i64 bplane,
-                        int w, int bw, int bh, int shift)
+vmaf_adm_dwt_s1(const int16_t *in, i64 iplane, int32_t *band, i64 bplane,
+                int w, int h, int bw, int bh)
 {
-    const int j = blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = blockIdx.y * ADM_BY + threadIdx.y;
-    const i64 rnd = 1LL << (shift - 1);
-    int c0, c1, c2, c3;
+    dwt_tile<1, int16_t, int32_t>(in, 0, in, 0, iplane, band, bplane, w, h, bw, bh, 0, 15);
+}
 
-    if (j >= bw || y >= bh)
-        return;
-    c0 = adm_dwt_idx(2 * j - 1, w);
-    c1 = adm_dwt_idx(2 * j,     w);
-    c2 = adm_dwt_idx(2 * j + 1, w);
-    c3 = adm_dwt_idx(2 * j + 2, w);
-    for (int p = 0; p < 2; p++)
-        for (int q = 0; q < 2; q++) {
-            const int32_t *in = vert + (2 * p + q) * vplane + (size_t)y * w;
-            const i64 x0 = in[c0], x1 = in[c1], x2 = in[c2], x3 = in[c3];
-            const int32_t lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
-            const int32_t hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
-            int32_t *b = band + 4 * p * bplane + (size_t)y * bw + j;
-            b[(q ? 0 : 3) * bplane] = lo;
-            b[(q ? 2 : 1) * bplane] = hi;
-        }
+GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
+vmaf_adm_dwt_s23(const int32_t *in, i64 iplane, int32_t *band, i64 bplane,
+                 int w, int h, int bw, int bh, int shift)
+{
+    dwt_tile<2, int32_t, int32_t>(in, 0, in, 0, iplane, band, bplane, w, h, bw, bh, 0, shift);
 }
 
 /* ---------------------------------------------------- decouple and CSF */
@@ -282,23 +312,18 @@ __device__ static inline void csf_s0(int32_t *flt_sum, int32_t *ctr_sum,
 }
 
 /*
- * Scale 0 over the extended region [cl, cr) x [ct, cb). ms: r then a
- * (h, v, d); msk: flt and centre of a, then of r.
+ * Scale 0, one position: the reference bands o, the restored r and the
+ * additive impairment a (h, v, d), and the masker terms m: flt and centre
+ * sums of a, then of r.
  */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_decouple_s0(const int16_t *band, i64 bplane, int16_t *ms, int32_t *msk,
-                     i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
-                     const int32_t *div_lut, int rf_h, int rf_v, int rf_d)
+__device__ static inline void decouple_s0(const int16_t *band, i64 bplane, size_t idx,
+                                          double egl, const int32_t *div_lut,
+                                          int rf_h, int rf_v, int rf_d, int16_t o[3],
+                                          int16_t r[3], int16_t a[3], int32_t m[4])
 {
-    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
-    size_t idx;
-    int16_t o[3], t[3], r[3], a[3];
+    int16_t t[3];
     int angle;
 
-    if (x >= cr || y >= cb)
-        return;
-    idx = (size_t)y * bw + x;
     for (int b = 0; b < 3; b++) {
         o[b] = band[b * bplane + idx];
         t[b] = band[(4 + b) * bplane + idx];
@@ -309,14 +334,11 @@ vmaf_adm_decouple_s0(const int16_t *band, i64 bplane, int16_t *ms, int32_t *msk,
         d = o[b] < 0 ? -d : d;
         r[b] = (int16_t)restore(o[b], t[b], d, 15, angle, egl);
     }
-    for (int b = 0; b < 3; b++) {
+    for (int b = 0; b < 3; b++)
         /* int16 wrap-around, as in libvmaf. */
         a[b] = (int16_t)(t[b] - r[b]);
-        ms[b * plane + idx]       = r[b];
-        ms[(3 + b) * plane + idx] = a[b];
-    }
-    csf_s0(&msk[0 * plane + idx], &msk[1 * plane + idx], a, rf_h, rf_v, rf_d);
-    csf_s0(&msk[2 * plane + idx], &msk[3 * plane + idx], r, rf_h, rf_v, rf_d);
+    csf_s0(&m[0], &m[1], a, rf_h, rf_v, rf_d);
+    csf_s0(&m[2], &m[3], r, rf_h, rf_v, rf_d);
 }
 
 /* Scales 1..3 CSF of one pixel: the weighted bands and the flt and centre
@@ -341,25 +363,19 @@ __device__ static inline void csf_s123(int32_t dst[3], i64 *flt_sum, i64 *ctr_su
 }
 
 /*
- * Scales 1..3 over the extended region. ms: CSF of r (the numerator's
- * masked signal) then CSF of a (AIM's); msk: flt and centre of a, then of r.
+ * Scales 1..3, one position: the reference bands o, the CSF of r (the
+ * numerator's masked signal) xr and of a (AIM's) xa, and the masker terms
+ * m: flt and centre sums of a, then of r.
  */
-GPU_KERNEL void __launch_bounds__(ADM_BX * ADM_BY)
-vmaf_adm_decouple_s123(const int32_t *band, i64 bplane, int32_t *ms, i64 *msk,
-                       i64 plane, int bw, int cl, int cr, int ct, int cb, double egl,
-                       const int32_t *div_lut, unsigned rf_h, unsigned rf_v,
-                       unsigned rf_d)
+__device__ static inline void decouple_s123(const int32_t *band, i64 bplane, size_t idx,
+                                            double egl, const int32_t *div_lut,
+                                            unsigned rf_h, unsigned rf_v, unsigned rf_d,
+                                            int32_t o[3], int32_t xr[3], int32_t xa[3],
+                                            i64 m[4])
 {
-    const int x = cl + blockIdx.x * ADM_BX + threadIdx.x;
-    const int y = ct + blockIdx.y * ADM_BY + threadIdx.y;
-    size_t idx;
-    int32_t o[3], t[3], r[3], a[3], xr[3], xa[3];
-    i64 fa, ca, fr, cr_;
+    int32_t t[3], r[3], a[3];
     int angle;
 
-    if (x >= cr || y >= cb)
-        return;
-    idx = (size_t)y * bw + x;
     for (int b = 0; b < 3; b++) {
         o[b] = band[b * bplane + idx];
         t[b] = band[(4 + b) * bplane + idx];
@@ -368,33 +384,231 @@ vmaf_adm_decouple_s123(const int32_t *band, i64 bplane, int32_t *ms, i64 *msk,
     for (int b = 0; b < 3; b++) {
         /* |o| beyond the table: 15 significant bits, shift taken back
          * after the product. */
-        uint32_t ao = (uint32_t)adm_abs64((i64)o[b]), m = ao;
+        uint32_t ao = (uint32_t)adm_abs64((i64)o[b]), mm = ao;
         int s = 0;
         i64 d;
 
         if (ao >= 32768) {
             s = (31 - __clz(ao)) + 1 - 15;
-            m = (ao + (1U << (s - 1))) >> s;
+            mm = (ao + (1U << (s - 1))) >> s;
         }
-        d = div_lut[m];
+        d = div_lut[mm];
         d = o[b] < 0 ? -d : d;
         r[b] = (int32_t)restore(o[b], t[b], d, 15 + s, angle, egl);
     }
     for (int b = 0; b < 3; b++)
         a[b] = (int32_t)((i64)t[b] - r[b]);
-    csf_s123(xa, &fa, &ca, a, rf_h, rf_v, rf_d);
-    csf_s123(xr, &fr, &cr_, r, rf_h, rf_v, rf_d);
-    for (int b = 0; b < 3; b++) {
-        ms[b * plane + idx]       = xr[b];
-        ms[(3 + b) * plane + idx] = xa[b];
-    }
-    msk[0 * plane + idx] = fa;
-    msk[1 * plane + idx] = ca;
-    msk[2 * plane + idx] = fr;
-    msk[3 * plane + idx] = cr_;
+    csf_s123(xa, &m[0], &m[1], a, rf_h, rf_v, rf_d);
+    csf_s123(xr, &m[2], &m[3], r, rf_h, rf_v, rf_d);
 }
 
 /* ------------------------------------------------- masking, row sums */
+
+/*
+ * Decouple, CSF and masking run fused on tiles of ADM_TW x ADM_TH inner
+ * positions, one thread each. The masking threshold of a position reads
+ * the masker's flt in its 3x3 neighbourhood, so a block first computes
+ * decouple and CSF at its own positions (kept in registers) and at the
+ * one-position ring around the tile (only flt kept), in shared memory.
+ * Tile position (R, C) is plane position (i0 - 1 + R, j0 - 1 + C), with
+ * -1 read as 1 and n as n - 1 (adm_mask_col), as the driver pads its flt
+ * rows; only those two ever occur for a position that is counted.
+ *
+ * The reference rounds and shifts the sums of each row before adding the
+ * rows, so a row's sums must be whole first: each warp (one tile row of
+ * 32 positions) adds its partial row sums into that row's nine 64-bit
+ * accumulators with atomics (integers: any order), and vmaf_adm_rows_done
+ * rounds and totals the rows of every scale once they are all in.
+ */
+#define ADM_TW 32
+#define ADM_TH 8
+#define ADM_HALO (2 * (ADM_TW + 2) + 2 * ADM_TH)
+
+/* Tile position of halo entry n: the rows above and below, then the
+ * columns left and right. */
+__device__ static inline void adm_halo_pos(int n, int *r, int *c)
+{
+    if (n < 2 * (ADM_TW + 2)) {
+        *r = n < ADM_TW + 2 ? 0 : ADM_TH + 1;
+        *c = n % (ADM_TW + 2);
+    } else {
+        n -= 2 * (ADM_TW + 2);
+        *r = 1 + n % ADM_TH;
+        *c = n < ADM_TH ? 0 : ADM_TW + 1;
+    }
+}
+
+/* The masking threshold: the 3x3 sum of the masker's flt (f: the tile
+ * rows above, at and below the position, each from its left neighbour)
+ * with its centre term in place of the centre's flt. */
+template <typename T>
+__device__ static inline i64 mask_threshold(const T *f0, const T *f1, const T *f2, T ctr)
+{
+    T hs0 = f0[0] + f0[1] + f0[2];
+    T hs1 = f1[0] + f1[1] + f1[2];
+    T hs2 = f2[0] + f2[1] + f2[2];
+
+    return hs0 + hs1 + hs2 - f1[1] + ctr;
+}
+
+/*
+ * Sum v over the 32 lanes of each tile row (a warp on NVIDIA, half a wave
+ * on CDNA: the shuffles are 32 wide) and add it to the row's
+ * accumulators, nine 64-bit words a row from row it on. Every thread of
+ * the block must call it.
+ */
+__device__ static inline void adm_row_partial(u64 v[ADM_ROW_SUMS], u64 *rows, int i,
+                                              int it, int ib, int skip_aim)
+{
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        for (int d = 16; d > 0; d >>= 1)
+            v[k] += GPU_SHFL_DOWN32(v[k], d);
+    if (threadIdx.x || i >= ib)
+        return;
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        if (!skip_aim || k < 3 || k >= 6)
+            atomicAdd(&rows[(size_t)(i - it) * ADM_ROW_SUMS + k], v[k]);
+}
+
+__device__ static inline i64 masked_cube_s0(int sv, int rf, i64 thr_q, int p, int c,
+                                            i64 crnd)
+{
+    i64 x = adm_abs(sv * rf) - thr_q, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1LL << (p - 1))) >> p;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scale 0 over the inner region [il, ir) x [it, ib): masked cubes of r
+ * (numerator, masker a) and of a (AIM, masker r), |o|^3 of the reference,
+ * into the row accumulators.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_TW * ADM_TH)
+vmaf_adm_csf_cm_s0(const int16_t *band, i64 bplane, int bw, int bh, int il, int ir,
+                   int it, int ib, double egl, const int32_t *div_lut, int rf_h, int rf_v,
+                   int rf_d, int c_hv, int c_d, int skip_aim, u64 *rows)
+{
+    __shared__ int32_t s_flt[2][ADM_TH + 2][ADM_TW + 2];   /* flt of a, of r */
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ADM_TW + tx;
+    const int i0 = it + blockIdx.y * ADM_TH, j0 = il + blockIdx.x * ADM_TW;
+    const int i = i0 + ty, j = j0 + tx;
+    const i64 rnd_hv = c_hv > 0 ? 1LL << (c_hv - 1) : 0;
+    const i64 rnd_d  = c_d  > 0 ? 1LL << (c_d  - 1) : 0;
+    int16_t o[3], r[3], a[3];
+    int32_t m[4];
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    decouple_s0(band, bplane, (size_t)adm_mask_col(i, bh) * bw + adm_mask_col(j, bw), egl,
+                div_lut, rf_h, rf_v, rf_d, o, r, a, m);
+    s_flt[0][ty + 1][tx + 1] = m[0];
+    s_flt[1][ty + 1][tx + 1] = m[2];
+    if (tid < ADM_HALO) {
+        int16_t ho[3], hr[3], ha[3];
+        int32_t hm[4];
+        int R, C;
+
+        adm_halo_pos(tid, &R, &C);
+        decouple_s0(band, bplane, (size_t)adm_mask_col(i0 - 1 + R, bh) * bw +
+                    adm_mask_col(j0 - 1 + C, bw), egl, div_lut, rf_h, rf_v, rf_d,
+                    ho, hr, ha, hm);
+        s_flt[0][R][C] = hm[0];
+        s_flt[1][R][C] = hm[2];
+    }
+    __syncthreads();
+
+    if (i < ib && j < ir) {
+        for (int pass = 0; pass < 2; pass++) {
+            /* pass 0: numerator, masked r, masker a; pass 1: AIM. */
+            const int16_t *s = pass ? a : r;
+            const int32_t ctr = pass ? m[3] : m[1];
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(&s_flt[pass][ty][tx], &s_flt[pass][ty + 1][tx],
+                                 &s_flt[pass][ty + 2][tx], ctr);
+            v[3 * pass + 0] += (u64)masked_cube_s0(s[0], rf_h, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 1] += (u64)masked_cube_s0(s[1], rf_v, thr << 10, 29, c_hv, rnd_hv);
+            v[3 * pass + 2] += (u64)masked_cube_s0(s[2], rf_d, thr << 12, 30, c_d, rnd_d);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 ab = adm_abs(o[b]);
+            v[6 + b] += ab * ab * ab;
+        }
+    }
+    adm_row_partial(v, rows, i, it, ib, skip_aim);
+}
+
+__device__ static inline i64 masked_cube_s123(i64 xv, i64 thr, int c, i64 crnd)
+{
+    i64 x = adm_abs64(xv) - thr, x2;
+
+    x  = x > 0 ? x : 0;
+    x2 = (x * x + (1 << 29)) >> 30;
+    return (x2 * x + crnd) >> c;
+}
+
+/*
+ * Scales 1..3 over the inner region: masked cubes of CSF(r) (masker a)
+ * and of CSF(a) (masker r); the denominator from the raw reference bands,
+ * rounded per element with 2^den_p (libvmaf's constant) and den_c.
+ */
+GPU_KERNEL void __launch_bounds__(ADM_TW * ADM_TH)
+vmaf_adm_csf_cm_s123(const int32_t *band, i64 bplane, int bw, int bh, int il, int ir,
+                     int it, int ib, double egl, const int32_t *div_lut, unsigned rf_h,
+                     unsigned rf_v, unsigned rf_d, int num_c, int den_p, int den_c,
+                     int skip_aim, u64 *rows)
+{
+    __shared__ i64 s_flt[2][ADM_TH + 2][ADM_TW + 2];       /* flt of a, of r */
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ADM_TW + tx;
+    const int i0 = it + blockIdx.y * ADM_TH, j0 = il + blockIdx.x * ADM_TW;
+    const int i = i0 + ty, j = j0 + tx;
+    const i64 rnd = num_c > 0 ? 1LL << (num_c - 1) : 0;
+    const u64 den_crnd = den_c > 0 ? 1ULL << (den_c - 1) : 0;
+    int32_t o[3], xr[3], xa[3];
+    i64 m[4];
+    u64 v[ADM_ROW_SUMS] = { 0 };
+
+    decouple_s123(band, bplane, (size_t)adm_mask_col(i, bh) * bw + adm_mask_col(j, bw), egl,
+                  div_lut, rf_h, rf_v, rf_d, o, xr, xa, m);
+    s_flt[0][ty + 1][tx + 1] = m[0];
+    s_flt[1][ty + 1][tx + 1] = m[2];
+    if (tid < ADM_HALO) {
+        int32_t ho[3], hr[3], ha[3];
+        i64 hm[4];
+        int R, C;
+
+        adm_halo_pos(tid, &R, &C);
+        decouple_s123(band, bplane, (size_t)adm_mask_col(i0 - 1 + R, bh) * bw +
+                      adm_mask_col(j0 - 1 + C, bw), egl, div_lut, rf_h, rf_v, rf_d,
+                      ho, hr, ha, hm);
+        s_flt[0][R][C] = hm[0];
+        s_flt[1][R][C] = hm[2];
+    }
+    __syncthreads();
+
+    if (i < ib && j < ir) {
+        for (int pass = 0; pass < 2; pass++) {
+            const int32_t *x = pass ? xa : xr;
+            const i64 ctr = pass ? m[3] : m[1];
+            i64 thr;
+
+            if (pass && skip_aim)
+                break;
+            thr = mask_threshold(&s_flt[pass][ty][tx], &s_flt[pass][ty + 1][tx],
+                                 &s_flt[pass][ty + 2][tx], ctr);
+            for (int b = 0; b < 3; b++)
+                v[3 * pass + b] += (u64)masked_cube_s123(x[b], thr, num_c, rnd);
+        }
+        for (int b = 0; b < 3; b++) {
+            u64 ab = (u64)adm_abs64((i64)o[b]);
+            v[6 + b] += ((((ab * ab + (1ULL << den_p)) >> den_p) * ab) + den_crnd) >> den_c;
+        }
+    }
+    adm_row_partial(v, rows, i, it, ib, skip_aim);
+}
 
 /*
  * Sum the ADM_ROW_SUMS values of every thread of the block; thread 0 gets
@@ -424,148 +638,39 @@ __device__ static inline void adm_block_sum(u64 v[ADM_ROW_SUMS])
 }
 
 /*
- * Thread 0: round and shift the row's sums as the driver does, and add
- * them to the scale's totals (ADMScaleSums: num[3], aim[3], den[3]).
+ * The rows of every scale, once all are in: a thread a row rounds and
+ * shifts the row's sums as the driver does, and clears the row for the
+ * next frame; the block adds them to the scale's totals (ADMScaleSums:
+ * num[3], aim[3], den[3]; sums: the four scales'). Grid: blocks of
+ * ADM_ROW_THREADS rows across, the scales down. par, per scale: rows,
+ * first row's accumulator, num_e, and the denominator's shift.
  */
-__device__ static inline void adm_row_done(u64 v[ADM_ROW_SUMS], u64 *sums,
-                                           int num_e, int den_shift, int skip_aim)
+GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
+vmaf_adm_rows_done(u64 *rows, const int32_t *par, int skip_aim, u64 *sums)
 {
+    const int32_t *p = par + 4 * blockIdx.y;
+    const int n = blockIdx.x * ADM_ROW_THREADS + threadIdx.x;
+    const int num_e = p[2], den_shift = p[3];
     const i64 num_rnd = num_e > 0 ? 1LL << (num_e - 1) : 0;
     const i64 den_rnd = den_shift > 0 ? 1LL << (den_shift - 1) : 0;
+    u64 v[ADM_ROW_SUMS] = { 0 };
 
+    if (n < p[0]) {
+        u64 *row = rows + (size_t)(p[1] + n) * ADM_ROW_SUMS;
+
+        for (int b = 0; b < 3; b++) {
+            v[b] = (u64)(((i64)row[b] + num_rnd) >> num_e);
+            if (!skip_aim)
+                v[3 + b] = (u64)(((i64)row[3 + b] + num_rnd) >> num_e);
+            v[6 + b] = (row[6 + b] + (u64)den_rnd) >> den_shift;
+        }
+        for (int k = 0; k < ADM_ROW_SUMS; k++)
+            row[k] = 0;
+    }
     adm_block_sum(v);
     if (threadIdx.x)
         return;
-    for (int b = 0; b < 3; b++) {
-        atomicAdd(&sums[b], (u64)(((i64)v[b] + num_rnd) >> num_e));
-        if (!skip_aim)
-            atomicAdd(&sums[3 + b], (u64)(((i64)v[3 + b] + num_rnd) >> num_e));
-        atomicAdd(&sums[6 + b], (v[6 + b] + (u64)den_rnd) >> den_shift);
-    }
-}
-
-/* The masking threshold of (i, j): the 3x3 sum of the masker's flt with
- * its centre term in place of the centre's flt. */
-template <typename T>
-__device__ static inline i64 mask_threshold(const T *flt, const T *ctr, int bw,
-                                            int ip, int i, int in, int j)
-{
-    const int jl = adm_mask_col(j - 1, bw), jr = adm_mask_col(j + 1, bw);
-    const T *f0 = flt + (size_t)ip * bw, *f1 = flt + (size_t)i * bw;
-    const T *f2 = flt + (size_t)in * bw;
-    T hs0 = f0[jl] + f0[j] + f0[jr];
-    T hs1 = f1[jl] + f1[j] + f1[jr];
-    T hs2 = f2[jl] + f2[j] + f2[jr];
-
-    return hs0 + hs1 + hs2 - f1[j] + ctr[(size_t)i * bw + j];
-}
-
-__device__ static inline i64 masked_cube_s0(int sv, int rf, i64 thr_q, int p, int c,
-                                            i64 crnd)
-{
-    i64 x = adm_abs(sv * rf) - thr_q, x2;
-
-    x  = x > 0 ? x : 0;
-    x2 = (x * x + (1LL << (p - 1))) >> p;
-    return (x2 * x + crnd) >> c;
-}
-
-/*
- * Scale 0, one block per inner row it + blockIdx.x: masked cubes of r
- * (numerator, masker a) and of a (AIM, masker r), |o|^3 of the reference.
- */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_cm_s0(const int16_t *band, i64 bplane, const int16_t *ms, const int32_t *msk,
-               i64 plane, int bw, int bh, int il, int ir, int it,
-               int rf_h, int rf_v, int rf_d, int c_hv, int c_d, int num_e, int den_c,
-               int skip_aim, u64 *sums)
-{
-    const int i = it + blockIdx.x;
-    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-    const i64 rnd_hv = c_hv > 0 ? 1LL << (c_hv - 1) : 0;
-    const i64 rnd_d  = c_d  > 0 ? 1LL << (c_d  - 1) : 0;
-    const int16_t *ob = band + (size_t)i * bw;
-    u64 v[ADM_ROW_SUMS] = { 0 };
-
-    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
-        const size_t idx = (size_t)i * bw + j;
-
-        for (int pass = 0; pass < 2; pass++) {
-            /* pass 0: numerator, masked r, masker a; pass 1: AIM. */
-            const int16_t *s = ms + 3 * pass * plane + idx;
-            const int32_t *m = msk + 2 * pass * plane;
-            i64 thr;
-
-            if (pass && skip_aim)
-                break;
-            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
-            v[3 * pass + 0] += (u64)masked_cube_s0(s[0], rf_h, thr << 10, 29, c_hv, rnd_hv);
-            v[3 * pass + 1] += (u64)masked_cube_s0(s[plane], rf_v, thr << 10, 29, c_hv, rnd_hv);
-            v[3 * pass + 2] += (u64)masked_cube_s0(s[2 * plane], rf_d, thr << 12, 30, c_d, rnd_d);
-        }
-        for (int b = 0; b < 3; b++) {
-            u64 a = adm_abs(ob[b * bplane + j]);
-            v[6 + b] += a * a * a;
-        }
-    }
-    adm_row_done(v, sums, num_e, den_c, skip_aim);
-}
-
-__device__ static inline i64 masked_cube_s123(i64 xv, i64 thr, int c, i64 crnd)
-{
-    i64 x = adm_abs64(xv) - thr, x2;
-
-    x  = x > 0 ? x : 0;
-    x2 = (x * x + (1 << 29)) >> 30;
-    return (x2 * x + crnd) >> c;
-}
-
-/*
- * Scales 1..3, one block per inner row: masked cubes of CSF(r) (masker a)
- * and of CSF(a) (masker r); the denominator from the raw reference bands,
- * rounded per element with 2^den_p (libvmaf's constant) and den_c.
- */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_cm_s123(const int32_t *band, i64 bplane, const int32_t *ms, const i64 *msk,
-                 i64 plane, int bw, int bh, int il, int ir, int it,
-                 int num_c, int num_e, int den_p, int den_c, int den_e,
-                 int skip_aim, u64 *sums)
-{
-    const int i = it + blockIdx.x;
-    const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-    const i64 rnd = num_c > 0 ? 1LL << (num_c - 1) : 0;
-    const u64 den_crnd = den_c > 0 ? 1ULL << (den_c - 1) : 0;
-    const int32_t *ob = band + (size_t)i * bw;
-    u64 v[ADM_ROW_SUMS] = { 0 };
-
-    for (int j = il + threadIdx.x; j < ir; j += ADM_ROW_THREADS) {
-        const size_t idx = (size_t)i * bw + j;
-
-        for (int pass = 0; pass < 2; pass++) {
-            const int32_t *x = ms + 3 * pass * plane + idx;
-            const i64 *m = msk + 2 * pass * plane;
-            i64 thr;
-
-            if (pass && skip_aim)
-                break;
-            thr = mask_threshold(m, m + plane, bw, ip, i, in, j);
-            for (int b = 0; b < 3; b++)
-                v[3 * pass + b] += (u64)masked_cube_s123(x[b * plane], thr, num_c, rnd);
-        }
-        for (int b = 0; b < 3; b++) {
-            u64 a = (u64)adm_abs64((i64)ob[b * bplane + j]);
-            v[6 + b] += ((((a * a + (1ULL << den_p)) >> den_p) * a) + den_crnd) >> den_c;
-        }
-    }
-    adm_row_done(v, sums, num_e, den_e, skip_aim);
-}
-
-/* The decouple step's reciprocal table: lut[i] = 2^30 / i, lut[0] = 0. */
-GPU_KERNEL void __launch_bounds__(ADM_ROW_THREADS)
-vmaf_adm_div_lut(int32_t *lut, int n)
-{
-    const int i = blockIdx.x * ADM_ROW_THREADS + threadIdx.x;
-
-    if (i < n)
-        lut[i] = i ? (1 << 30) / i : 0;
+    for (int k = 0; k < ADM_ROW_SUMS; k++)
+        if (!skip_aim || k < 3 || k >= 6)
+            atomicAdd(&sums[ADM_ROW_SUMS * blockIdx.y + k], v[k]);
 }

@@ -24,9 +24,9 @@
  * integer totals of each scale (ADMScaleSums); the floating-point rest on
  * the host, with adm.c's code.
  *
- * The scratch (bands, vertical DWT, decouple output) is one set per
- * instance: the stream runs the frames one after another. Only the totals
- * are per ring slot.
+ * The scratch (bands, row accumulators) is one set per
+ * instance, from the ring: the stream runs the frames one after another.
+ * Only the totals are per frame, in the ring's results.
  */
 
 #include "libavutil/error.h"
@@ -38,37 +38,38 @@
 #include "vmaf_gpu.h"
 
 enum {
-    K_VERT_S0_8, K_VERT_S0_16, K_HORIZ_S0, K_VERT_S1, K_VERT_S23, K_HORIZ_S123,
-    K_DECOUPLE_S0, K_DECOUPLE_S123, K_CM_S0, K_CM_S123, K_DIV_LUT, NB_KERNELS,
+    K_DWT_S0_8, K_DWT_S0_16, K_DWT_S1, K_DWT_S23,
+    K_CSF_CM_S0, K_CSF_CM_S123, K_ROWS_DONE, NB_KERNELS,
 };
 
 static const char *const adm_kernels[] = {
-    "vmaf_adm_dwt_vert_s0_8", "vmaf_adm_dwt_vert_s0_16", "vmaf_adm_dwt_horiz_s0",
-    "vmaf_adm_dwt_vert_s1", "vmaf_adm_dwt_vert_s23", "vmaf_adm_dwt_horiz_s123",
-    "vmaf_adm_decouple_s0", "vmaf_adm_decouple_s123", "vmaf_adm_cm_s0",
-    "vmaf_adm_cm_s123", "vmaf_adm_div_lut", NULL
+    "vmaf_adm_dwt_s0_8", "vmaf_adm_dwt_s0_16", "vmaf_adm_dwt_s1", "vmaf_adm_dwt_s23",
+    "vmaf_adm_csf_cm_s0", "vmaf_adm_csf_cm_s123", "vmaf_adm_rows_done", NULL
 };
 FF_VMAF_GPU_CODE(adm, adm_kernels);
 
-/* Block shapes of adm.hip. */
+/* Block shapes of adm.hip: the DWT's and the masking's tiles (BX x BY),
+ * the rows' blocks. */
 #define BX 32
 #define BY 8
 #define ROW_THREADS 256
+/* The sums of one row: numerator, AIM and denominator, h v d each. */
+#define ROW_SUMS 9
 
 /* The kernels add into ADMScaleSums as nine 64-bit words. */
 typedef char adm_sums_layout[sizeof(ADMScaleSums) == 9 * sizeof(uint64_t) ? 1 : -1];
 
 typedef struct ADMHipContext {
     ADMContext cpu;             ///< first: the CPU extractor's options and state
-    FFGpuModule module;
     FFGpuFunction fn[NB_KERNELS];
     FFGpuPtr div_lut;
     FFGpuPtr band[FF_VMAF_ADM_SCALES]; ///< ref h v d a, dis h v d a
     int64_t band_plane[FF_VMAF_ADM_SCALES]; ///< elements between band planes
-    FFGpuPtr vert;              ///< ref lo hi, dis lo hi of the scale at work
-    FFGpuPtr ms, msk;           ///< decouple + CSF output of the scale at work
-    FFGpuPtr dev_sums;          ///< FF_VMAF_GPU_SLOTS x 4 ADMScaleSums
-    ADMScaleSums *host_sums;    ///< page-locked copy of dev_sums
+    FFGpuPtr rows;              ///< ROW_SUMS uint64 an inner row of every scale, zero between frames
+    FFGpuPtr rows_par;          ///< per scale: rows, first row, num_e, den shift
+    int64_t row0[FF_VMAF_ADM_SCALES]; ///< first row of each scale in rows
+    int max_rows;
+    size_t sums;                ///< FF_VMAF_ADM_SCALES ADMScaleSums in the frame's results
 } ADMHipContext;
 
 /* Planes padded to 64 elements keep every plane of every type aligned. */
@@ -77,97 +78,65 @@ static int64_t plane_elems(int w, int h)
     return FFALIGN((int64_t)w * h, 64);
 }
 
-static void adm_hip_free_gpu(FFVmafFeature *f)
-{
-    ADMHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu ? f->gpu->gpu : NULL;
-
-    if (!gpu)
-        return;
-    ff_gpu_free(gpu, &s->div_lut);
-    for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++)
-        ff_gpu_free(gpu, &s->band[sc]);
-    ff_gpu_free(gpu, &s->vert);
-    ff_gpu_free(gpu, &s->ms);
-    ff_gpu_free(gpu, &s->msk);
-    ff_gpu_free(gpu, &s->dev_sums);
-    ff_gpu_host_free(gpu, (void **)&s->host_sums);
-    ff_gpu_module_unload(gpu, s->module);
-    s->module = NULL;
-}
-
-static void adm_hip_close(FFVmafFeature *f)
-{
-    adm_hip_free_gpu(f);
-    ff_vmaf_adm_close(f);
-}
-
 static int adm_hip_alloc(FFVmafFeature *f)
 {
     ADMHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu->gpu;
-    size_t vert = 0, ms = 0, msk = 0;
+    FFVmafGpu *g = f->gpu;
+    int64_t nb_rows = 0;
+    int32_t par[FF_VMAF_ADM_SCALES][4];
     int ret;
 
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
-        const ADMScaleGeom *g = &s->cpu.g[sc];
-        /* Scale 0 works on int16, scales 1..3 on int32 with int64 CSF sums. */
+        const ADMScaleGeom *ge = &s->cpu.g[sc];
+        /* Scale 0 works on int16, scales 1..3 on int32. */
         const size_t e = sc ? sizeof(int32_t) : sizeof(int16_t);
-        const size_t m = sc ? sizeof(int64_t) : sizeof(int32_t);
-        const int64_t bp = plane_elems(g->bw, g->bh);
+        const int64_t bp = plane_elems(ge->bw, ge->bh);
+        /* adm_skip_scale0: no rows, so its totals stay 0 as on the CPU. */
+        const int rows = sc == 0 && s->cpu.skip_scale0 ? 0 : ge->ib - ge->it;
 
         s->band_plane[sc] = bp;
-        if ((ret = ff_gpu_malloc(gpu, &s->band[sc], 8 * bp * e)) < 0)
+        if ((ret = ff_vmaf_gpu_buffer(g, &s->band[sc], 8 * bp * e)) < 0)
             return ret;
-        vert = FFMAX(vert, 4 * plane_elems(g->w, g->bh) * e);
-        ms   = FFMAX(ms,   6 * bp * e);
-        msk  = FFMAX(msk,  4 * bp * m);
+        s->row0[sc] = nb_rows;
+        par[sc][0] = rows;
+        par[sc][1] = nb_rows;
+        par[sc][2] = ge->num_e;
+        par[sc][3] = sc ? ge->den_e : ge->den_c;
+        nb_rows += rows;
+        s->max_rows = FFMAX(s->max_rows, rows);
     }
-    if ((ret = ff_gpu_malloc(gpu, &s->vert, vert)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->ms, ms)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->msk, msk)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->div_lut,
-                             FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t))) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->dev_sums, FF_VMAF_GPU_SLOTS *
-                             FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums))) < 0)
+    if ((ret = ff_vmaf_gpu_buffer(g, &s->rows, nb_rows * ROW_SUMS * sizeof(uint64_t))) < 0 ||
+        /* Zero once: vmaf_adm_rows_done clears the rows it has read. */
+        (ret = ff_gpu_memset(g->gpu, s->rows, 0, nb_rows * ROW_SUMS * sizeof(uint64_t),
+                             g->stream)) < 0 ||
+        (ret = ff_vmaf_gpu_constants(g, &s->rows_par, par, sizeof(par))) < 0)
         return ret;
-    return ff_gpu_host_alloc(gpu, (void **)&s->host_sums, FF_VMAF_GPU_SLOTS *
-                             FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
+    /* The CPU's reciprocal table: one copy of the numbers for both sides. */
+    return ff_vmaf_gpu_constants(g, &s->div_lut, s->cpu.div_lut,
+                                 FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t));
 }
 
 static int adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     ADMHipContext *s = f->priv;
-    FFVmafGpu *g = f->gpu;
-    int n = FF_VMAF_ADM_DIV_LUT_SIZE, ret;
-    void *args[] = { &s->div_lut, &n };
+    int ret;
 
     if ((ret = ff_vmaf_adm_init(f, geo)) < 0)
         return ret;
-    ret = ff_gpu_module_load(g->gpu, &s->module, "adm", ff_vmaf_gpu_code_adm.amd,
-                             ff_vmaf_gpu_code_adm.nv);
-    for (int k = 0; ret >= 0 && k < NB_KERNELS; k++)
-        ret = ff_gpu_function(g->gpu, s->module, adm_kernels[k], &s->fn[k]);
-    if (ret >= 0)
-        ret = adm_hip_alloc(f);
-    /* The table is built on the device: no host copy to keep alive. */
-    if (ret >= 0)
-        ret = ff_gpu_launch(g->gpu, s->fn[K_DIV_LUT], "vmaf_adm_div_lut",
-                            (n + ROW_THREADS - 1) / ROW_THREADS, 1, ROW_THREADS, 1,
-                            g->stream, args);
-    if (ret < 0) {
-        /* The engine may run the CPU init next: leave nothing allocated. */
-        adm_hip_close(f);
+    if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_adm, adm_kernels, s->fn)) < 0 ||
+        (ret = adm_hip_alloc(f)) < 0) {
+        /* The engine may run the CPU init next; the GPU side is the ring's. */
+        ff_vmaf_adm_close(f);
         return ret;
     }
+    s->sums = ff_vmaf_gpu_reserve(f->gpu, FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
     return 0;
 }
 
 static int launch2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int h,
                     void **args)
 {
-    return ff_gpu_launch(g->gpu, fn, name, (w + BX - 1) / BX, (h + BY - 1) / BY,
-                         BX, BY, g->stream, args);
+    return ff_vmaf_gpu_launch_2d(g, fn, name, w, h, BX, BY, 0, args);
 }
 
 /* DWT of scale sc, ref and dis: from the pictures at scale 0, else from
@@ -177,40 +146,37 @@ static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
     ADMHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &s->cpu.g[sc];
-    int w = ge->w, h = ge->h, bw = ge->bw, bh = ge->bh, ret;
-    int64_t vplane = plane_elems(w, bh), bplane = s->band_plane[sc];
+    int w = ge->w, h = ge->h, bw = ge->bw, bh = ge->bh;
+    int64_t bplane = s->band_plane[sc];
 
+    /* A thread a band position, a BX x BY tile a block. */
     if (sc == 0) {
         FFGpuPtr ref = ff_vmaf_gpu_plane(g, index, 0, 0);
         FFGpuPtr dis = ff_vmaf_gpu_plane(g, index, 1, 0);
+        size_t pitch = ff_vmaf_gpu_pitch(g, 0);
         int bpc = g->geo.bpc;
-        void *args[] = { &ref, &dis, &s->vert, &vplane, &w, &h, &bh, &bpc };
-        int k = bpc > 8 ? K_VERT_S0_16 : K_VERT_S0_8;
+        void *args[] = { &ref, &pitch, &dis, &pitch, &s->band[0], &bplane, &w, &h, &bw, &bh,
+                         &bpc };
+        int k = bpc > 8 ? K_DWT_S0_16 : K_DWT_S0_8;
 
-        ret = launch2d(g, s->fn[k], adm_kernels[k], w, bh, args);
+        return launch2d(g, s->fn[k], adm_kernels[k], bw, bh, args);
+    } else if (sc == 1) {
+        void *args[] = { &s->band[0], &s->band_plane[0], &s->band[1], &bplane,
+                         &w, &h, &bw, &bh };
+
+        return launch2d(g, s->fn[K_DWT_S1], "vmaf_adm_dwt_s1", bw, bh, args);
     } else {
-        void *args[] = { &s->band[sc - 1], &s->band_plane[sc - 1], &s->vert, &vplane,
-                         &w, &h, &bh };
-        int k = sc == 1 ? K_VERT_S1 : K_VERT_S23;
+        /* The horizontal pass's shift: 16 at scale 2, 15 at scale 3. */
+        int shift = sc == 2 ? 16 : 15;
+        void *args[] = { &s->band[sc - 1], &s->band_plane[sc - 1], &s->band[sc], &bplane,
+                         &w, &h, &bw, &bh, &shift };
 
-        ret = launch2d(g, s->fn[k], adm_kernels[k], w, bh, args);
-    }
-    if (ret < 0)
-        return ret;
-
-    if (sc == 0) {
-        void *args[] = { &s->vert, &vplane, &s->band[0], &bplane, &w, &bw, &bh };
-        return launch2d(g, s->fn[K_HORIZ_S0], "vmaf_adm_dwt_horiz_s0", bw, bh, args);
-    } else {
-        static const int horiz_shift[4] = { 0, 15, 16, 15 };
-        int shift = horiz_shift[sc];
-        void *args[] = { &s->vert, &vplane, &s->band[sc], &bplane, &w, &bw, &bh, &shift };
-        return launch2d(g, s->fn[K_HORIZ_S123], "vmaf_adm_dwt_horiz_s123", bw, bh, args);
+        return launch2d(g, s->fn[K_DWT_S23], "vmaf_adm_dwt_s23", bw, bh, args);
     }
 }
 
-/* Decouple, CSF and the row sums of scale sc, added into sums. */
-static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
+/* Decouple, CSF and masking of scale sc, into its rows' accumulators. */
+static int adm_hip_scale(FFVmafFeature *f, int sc)
 {
     static const int den_p[4] = { 0, 31, 30, 31 };
     ADMHipContext *s = f->priv;
@@ -218,39 +184,28 @@ static int adm_hip_scale(FFVmafFeature *f, int sc, FFGpuPtr sums)
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &c->g[sc];
     int64_t bplane = s->band_plane[sc];
-    int bw = ge->bw, bh = ge->bh, il = ge->il, ir = ge->ir, it = ge->it;
-    int cl = ge->cl, cr = ge->cr, ct = ge->ct, cb = ge->cb;
-    int skip_aim = c->skip_aim, num_e = ge->num_e, ret;
+    int bw = ge->bw, bh = ge->bh, il = ge->il, ir = ge->ir, it = ge->it, ib = ge->ib;
+    int skip_aim = c->skip_aim;
     double egl = c->enhn_gain_limit;
+    FFGpuPtr rows = s->rows + s->row0[sc] * ROW_SUMS * sizeof(uint64_t);
 
+    /* A thread an inner position, a BX x BY tile a block. */
     if (sc == 0) {
         int rf_h = c->rf0[0], rf_v = c->rf0[1], rf_d = c->rf0[2];
-        int c_hv = ge->num_c_hv, c_d = ge->num_c_d, den_c = ge->den_c;
-        void *dargs[] = { &s->band[0], &bplane, &s->ms, &s->msk, &bplane, &bw,
-                          &cl, &cr, &ct, &cb, &egl, &s->div_lut, &rf_h, &rf_v, &rf_d };
-        void *cargs[] = { &s->band[0], &bplane, &s->ms, &s->msk, &bplane, &bw, &bh,
-                          &il, &ir, &it, &rf_h, &rf_v, &rf_d, &c_hv, &c_d, &num_e,
-                          &den_c, &skip_aim, &sums };
+        int c_hv = ge->num_c_hv, c_d = ge->num_c_d;
+        void *args[] = { &s->band[0], &bplane, &bw, &bh, &il, &ir, &it, &ib, &egl,
+                         &s->div_lut, &rf_h, &rf_v, &rf_d, &c_hv, &c_d, &skip_aim, &rows };
 
-        if ((ret = launch2d(g, s->fn[K_DECOUPLE_S0], "vmaf_adm_decouple_s0",
-                            cr - cl, cb - ct, dargs)) < 0)
-            return ret;
-        return ff_gpu_launch(g->gpu, s->fn[K_CM_S0], "vmaf_adm_cm_s0", ge->ib - it, 1,
-                             ROW_THREADS, 1, g->stream, cargs);
+        return launch2d(g, s->fn[K_CSF_CM_S0], "vmaf_adm_csf_cm_s0", ir - il, ib - it, args);
     } else {
         unsigned rf_h = c->rf32[sc][0], rf_v = c->rf32[sc][1], rf_d = c->rf32[sc][2];
-        int num_c = ge->num_c_hv, dp = den_p[sc], den_c = ge->den_c, den_e = ge->den_e;
-        void *dargs[] = { &s->band[sc], &bplane, &s->ms, &s->msk, &bplane, &bw,
-                          &cl, &cr, &ct, &cb, &egl, &s->div_lut, &rf_h, &rf_v, &rf_d };
-        void *cargs[] = { &s->band[sc], &bplane, &s->ms, &s->msk, &bplane, &bw, &bh,
-                          &il, &ir, &it, &num_c, &num_e, &dp, &den_c, &den_e,
-                          &skip_aim, &sums };
+        int num_c = ge->num_c_hv, dp = den_p[sc], den_c = ge->den_c;
+        void *args[] = { &s->band[sc], &bplane, &bw, &bh, &il, &ir, &it, &ib, &egl,
+                         &s->div_lut, &rf_h, &rf_v, &rf_d, &num_c, &dp, &den_c, &skip_aim,
+                         &rows };
 
-        if ((ret = launch2d(g, s->fn[K_DECOUPLE_S123], "vmaf_adm_decouple_s123",
-                            cr - cl, cb - ct, dargs)) < 0)
-            return ret;
-        return ff_gpu_launch(g->gpu, s->fn[K_CM_S123], "vmaf_adm_cm_s123", ge->ib - it, 1,
-                             ROW_THREADS, 1, g->stream, cargs);
+        return launch2d(g, s->fn[K_CSF_CM_S123], "vmaf_adm_csf_cm_s123", ir - il, ib - it,
+                        args);
     }
 }
 
@@ -259,39 +214,36 @@ static int adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                            FFVmafFeatureCollector *fc)
 {
     ADMHipContext *s = f->priv;
-    FFVmafGpu *g = f->gpu;
-    const int slot = ff_vmaf_gpu_slot(index);
-    const size_t size = FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums);
-    FFGpuPtr sums = s->dev_sums + slot * size;
-    int ret;
+    FFGpuPtr sums = ff_vmaf_gpu_results(f->gpu, index, s->sums);
+    int skip_aim = s->cpu.skip_aim, ret;
+    void *args[] = { &s->rows, &s->rows_par, &skip_aim, &sums };
 
-    if ((ret = ff_gpu_memset(g->gpu, sums, 0, size, g->stream)) < 0)
-        return ret;
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
         if ((ret = adm_hip_dwt(f, index, sc)) < 0)
             return ret;
         /* adm_skip_scale0: scale 0 only feeds scale 1, as on the CPU. */
         if (sc == 0 && s->cpu.skip_scale0)
             continue;
-        if ((ret = adm_hip_scale(f, sc, sums + sc * sizeof(ADMScaleSums))) < 0)
+        if ((ret = adm_hip_scale(f, sc)) < 0)
             return ret;
     }
-    return ff_gpu_download(g->gpu, s->host_sums + slot * FF_VMAF_ADM_SCALES, sums, size,
-                           g->stream);
+    /* Every scale's rows at once, into the totals (zeroed by the ring with
+     * the upload): ROW_THREADS rows a block across, the scales down. */
+    return ff_vmaf_gpu_launch_2d(f->gpu, s->fn[K_ROWS_DONE], "vmaf_adm_rows_done",
+                                 s->max_rows, FF_VMAF_ADM_SCALES, ROW_THREADS, 1, 0, args);
 }
 
 static int adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
     ADMHipContext *s = f->priv;
 
-    return ff_vmaf_adm_write(f, fc, index,
-                             s->host_sums + ff_vmaf_gpu_slot(index) * FF_VMAF_ADM_SCALES);
+    return ff_vmaf_adm_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums));
 }
 
 static int adm_hip_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    /* No state across frames: the CPU context (tables included) goes on. */
-    adm_hip_free_gpu(f);
+    /* No state across frames: the CPU context (tables included) goes on;
+     * the GPU resources belong to the ring. */
     return 0;
 }
 
@@ -306,7 +258,7 @@ const FFVmafExtractor ff_vmaf_extractor_adm_hip = {
     .frame_delay = 1,
     .init        = adm_hip_init,
     .extract     = adm_hip_extract,
-    .close       = adm_hip_close,
+    .close       = ff_vmaf_adm_close,
     .collect     = adm_hip_collect,
     .to_cpu      = adm_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_adm,

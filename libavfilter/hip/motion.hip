@@ -21,7 +21,7 @@
  * planes (motion_dsp.c is its C reference). One thread per pixel computes
  * the vertical 5-tap blur of the difference at the five columns its
  * horizontal tap reads, with the same integer rounding, and the block
- * adds |z| into a 64-bit sum. */
+ * adds |z| into a 64-bit sum. Plane rows are a pitch in bytes apart. */
 
 #include "gpu_compat.h"
 
@@ -30,9 +30,11 @@
 
 __device__ static const int motion_taps[5] = { 3571, 16004, 26386, 16004, 3571 };
 
+/* Rows are pitch bytes apart. */
 template <typename T>
-__device__ static inline void motion_sad(const T *prev, const T *cur, int w, int h,
-                                         int shift, gpu_u64 *sad)
+__device__ static inline void motion_sad(const T *prev, size_t prev_pitch, const T *cur,
+                                         size_t cur_pitch, int w, int h, int shift,
+                                         gpu_u64 *sad)
 {
     const int x = blockIdx.x * MOTION_BLOCK_X + threadIdx.x;
     const int y = blockIdx.y * MOTION_BLOCK_Y + threadIdx.y;
@@ -40,13 +42,16 @@ __device__ static inline void motion_sad(const T *prev, const T *cur, int w, int
 
     if (x < w && y < h) {
         const gpu_i64 rnd = (gpu_i64)1 << (shift - 1);
+        const uint8_t *p8 = (const uint8_t *)prev, *c8 = (const uint8_t *)cur;
         gpu_i64 acc = 0;
         for (int i = 0; i < 5; i++) {
             const int xx = gpu_mirror101(x - 2 + i, w);
             gpu_i64 col = 0;
             for (int k = 0; k < 5; k++) {
-                const size_t o = (size_t)gpu_mirror101(y - 2 + k, h) * w + xx;
-                col += (gpu_i64)motion_taps[k] * ((gpu_i64)prev[o] - cur[o]);
+                const size_t r = gpu_mirror101(y - 2 + k, h);
+                const T pv = ((const T *)(p8 + r * prev_pitch))[xx];
+                const T cv = ((const T *)(c8 + r * cur_pitch))[xx];
+                col += (gpu_i64)motion_taps[k] * ((gpu_i64)pv - cv);
             }
             /* Arithmetic shift: floor, as the C code. */
             acc += (gpu_i64)motion_taps[i] * ((col + rnd) >> shift);
@@ -58,15 +63,15 @@ __device__ static inline void motion_sad(const T *prev, const T *cur, int w, int
 }
 
 GPU_KERNEL void __launch_bounds__(MOTION_BLOCK_X * MOTION_BLOCK_Y)
-vmaf_motion_sad_8(const uint8_t *prev, const uint8_t *cur, int w, int h, int shift,
-                  gpu_u64 *sad)
+vmaf_motion_sad_8(const uint8_t *prev, size_t prev_pitch, const uint8_t *cur,
+                  size_t cur_pitch, int w, int h, int shift, gpu_u64 *sad)
 {
-    motion_sad(prev, cur, w, h, shift, sad);
+    motion_sad(prev, prev_pitch, cur, cur_pitch, w, h, shift, sad);
 }
 
 GPU_KERNEL void __launch_bounds__(MOTION_BLOCK_X * MOTION_BLOCK_Y)
-vmaf_motion_sad_16(const uint16_t *prev, const uint16_t *cur, int w, int h, int shift,
-                   gpu_u64 *sad)
+vmaf_motion_sad_16(const uint16_t *prev, size_t prev_pitch, const uint16_t *cur,
+                   size_t cur_pitch, int w, int h, int shift, gpu_u64 *sad)
 {
-    motion_sad(prev, cur, w, h, shift, sad);
+    motion_sad(prev, prev_pitch, cur, cur_pitch, w, h, shift, sad);
 }

@@ -37,35 +37,13 @@ FF_VMAF_GPU_CODE(motion, motion_kernels);
 
 typedef struct MotionHipContext {
     MotionContext cpu;          ///< first: the CPU extractor's options and state
-    FFGpuModule module;
-    FFGpuFunction sad;
-    FFGpuPtr dev_sad;           ///< one sum per ring slot
-    uint64_t *host_sad;         ///< page-locked copy of dev_sad
+    FFGpuFunction sad[2];       ///< 8-bit, 16-bit
+    size_t sum;                 ///< one uint64 in the frame's results
 } MotionHipContext;
-
-static void motion_hip_release(FFVmafFeature *f)
-{
-    MotionHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu ? f->gpu->gpu : NULL;
-    if (!gpu)
-        return;
-    ff_gpu_free(gpu, &s->dev_sad);
-    ff_gpu_host_free(gpu, (void **)&s->host_sad);
-    ff_gpu_module_unload(gpu, s->module);
-    s->module = NULL;
-}
-
-static void motion_hip_close(FFVmafFeature *f)
-{
-    motion_hip_release(f);
-    ff_vmaf_motion_close(f);
-}
 
 static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     MotionHipContext *s = f->priv;
-    FFGpu *gpu = f->gpu->gpu;
-    size_t size = FF_VMAF_GPU_SLOTS * sizeof(uint64_t);
     int ret;
 
     /* Nothing to compute: the CPU extractor writes zeros. */
@@ -74,16 +52,14 @@ static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* The CPU state too: it takes over if the GPU fails. */
     if ((ret = ff_vmaf_motion_init(f, geo)) < 0)
         return ret;
-    f->frame_delay += 1;
-    if ((ret = ff_gpu_module_load(gpu, &s->module, "motion", ff_vmaf_gpu_code_motion.amd,
-                                  ff_vmaf_gpu_code_motion.nv)) < 0 ||
-        (ret = ff_gpu_function(gpu, s->module, geo->bpc > 8 ? "vmaf_motion_sad_16" : "vmaf_motion_sad_8",
-                               &s->sad)) < 0 ||
-        (ret = ff_gpu_malloc(gpu, &s->dev_sad, size)) < 0 ||
-        (ret = ff_gpu_host_alloc(gpu, (void **)&s->host_sad, size)) < 0) {
-        motion_hip_close(f);
+    if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_motion, motion_kernels,
+                                     s->sad)) < 0) {
+        /* The engine may run the CPU init next; the GPU side is the ring's. */
+        ff_vmaf_motion_close(f);
         return ret;
     }
+    f->frame_delay += 1;
+    s->sum = ff_vmaf_gpu_reserve(f->gpu, sizeof(uint64_t));
     return 0;
 }
 
@@ -93,29 +69,28 @@ static int motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 {
     MotionHipContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
-    int slot = ff_vmaf_gpu_slot(index), ret;
-    FFGpuPtr sum = s->dev_sad + slot * sizeof(uint64_t);
+    FFGpuPtr sum = ff_vmaf_gpu_results(g, index, s->sum);
     FFGpuPtr prev, cur;
+    size_t pitch = ff_vmaf_gpu_pitch(g, 0);
     int w = s->cpu.w, h = s->cpu.h, shift = s->cpu.bpc == 8 ? 8 : s->cpu.bpc;
-    void *args[] = { &prev, &cur, &w, &h, &shift, &sum };
+    void *args[] = { &prev, &pitch, &cur, &pitch, &w, &h, &shift, &sum };
 
     if (index < (unsigned)s->cpu.m0)
         return 0;
     /* The ring holds the last FF_VMAF_GPU_SLOTS frames: the previous
-     * reference (stride 1 or 2 frames back) is still there. */
+     * reference (stride 1 or 2 frames back) is still there. The sum
+     * starts at 0: the ring zeroes the results with the upload. */
     prev = ff_vmaf_gpu_plane(g, index - s->cpu.stride, 0, 0);
     cur  = ff_vmaf_gpu_plane(g, index, 0, 0);
-    if ((ret = ff_gpu_memset(g->gpu, sum, 0, sizeof(uint64_t), g->stream)) < 0 ||
-        (ret = ff_gpu_launch(g->gpu, s->sad, "vmaf_motion_sad", (w + 31) / 32, (h + 7) / 8,
-                             32, 8, g->stream, args)) < 0)
-        return ret;
-    return ff_gpu_download(g->gpu, s->host_sad + slot, sum, sizeof(uint64_t), g->stream);
+    return ff_vmaf_gpu_launch_2d(g, s->sad[g->bytes > 1], "vmaf_motion_sad", w, h, 32, 8, 0,
+                                 args);
 }
 
 static int motion_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
     MotionHipContext *s = f->priv;
-    uint64_t sum = index < (unsigned)s->cpu.m0 ? 0 : s->host_sad[ff_vmaf_gpu_slot(index)];
+    uint64_t sum = index < (unsigned)s->cpu.m0 ? 0 :
+                   *(const uint64_t *)ff_vmaf_gpu_results_host(f->gpu, index, s->sum);
     return ff_vmaf_motion_write(f, fc, index, sum);
 }
 
@@ -125,11 +100,12 @@ static int motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares with its own copies of the previous
-     * references: take them from the ring's host copies. */
+     * references: take them from the ring's host copies. The GPU side has
+     * no state across frames (it reads both references from the ring),
+     * and its resources belong to the ring. */
     for (unsigned k = first > (unsigned)s->cpu.stride ? first - s->cpu.stride : 0; k < first; k++)
         ff_vmaf_motion_keep_ref(&s->cpu, k, ff_vmaf_gpu_host_plane(g, k, 0, 0),
                                 (ptrdiff_t)g->w[0] * g->bytes);
-    motion_hip_release(f);
     return 0;
 }
 
@@ -146,7 +122,7 @@ const FFVmafExtractor ff_vmaf_extractor_motion_hip = {
     .init        = motion_hip_init,
     .extract     = motion_hip_extract,
     .flush       = ff_vmaf_motion_flush,
-    .close       = motion_hip_close,
+    .close       = ff_vmaf_motion_close,
     .collect     = motion_hip_collect,
     .to_cpu      = motion_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_motion,

@@ -24,9 +24,16 @@
 #define SSE_BLOCK_X 32
 #define SSE_BLOCK_Y 8
 
+/* Row y of a plane whose rows are pitch bytes apart. */
 template <typename T>
-__device__ static inline void sse_plane(const T *ref, const T *dis, int w, int h,
-                                        gpu_u64 *sse)
+__device__ static inline const T *psnr_row(const T *base, size_t pitch, int y)
+{
+    return (const T *)((const uint8_t *)base + (size_t)y * pitch);
+}
+
+template <typename T>
+__device__ static inline void sse_plane(const T *ref, size_t ref_pitch, const T *dis,
+                                        size_t dis_pitch, int w, int h, gpu_u64 *sse)
 {
     gpu_u64 acc = 0;
     const int x = blockIdx.x * SSE_BLOCK_X + threadIdx.x;
@@ -34,20 +41,23 @@ __device__ static inline void sse_plane(const T *ref, const T *dis, int w, int h
     /* Each thread walks a column strip of the block's rows. */
     for (int y = blockIdx.y * SSE_BLOCK_Y + threadIdx.y; x < w && y < h;
          y += gridDim.y * SSE_BLOCK_Y) {
-        const gpu_i64 d = (gpu_i64)ref[(size_t)y * w + x] - dis[(size_t)y * w + x];
+        const gpu_i64 d = (gpu_i64)psnr_row(ref, ref_pitch, y)[x] - psnr_row(dis, dis_pitch, y)[x];
         acc += (gpu_u64)(d * d);
     }
     gpu_block_sum_u64<SSE_BLOCK_X * SSE_BLOCK_Y>(acc, sse);
 }
 
+/* Pitches in bytes. */
 GPU_KERNEL void __launch_bounds__(SSE_BLOCK_X * SSE_BLOCK_Y)
-vmaf_psnr_sse_8(const uint8_t *ref, const uint8_t *dis, int w, int h, gpu_u64 *sse)
+vmaf_psnr_sse_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis, size_t dis_pitch,
+                int w, int h, gpu_u64 *sse)
 {
-    sse_plane(ref, dis, w, h, sse);
+    sse_plane(ref, ref_pitch, dis, dis_pitch, w, h, sse);
 }
 
 GPU_KERNEL void __launch_bounds__(SSE_BLOCK_X * SSE_BLOCK_Y)
-vmaf_psnr_sse_16(const uint16_t *ref, const uint16_t *dis, int w, int h, gpu_u64 *sse)
+vmaf_psnr_sse_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
+                 size_t dis_pitch, int w, int h, gpu_u64 *sse)
 {
-    sse_plane(ref, dis, w, h, sse);
+    sse_plane(ref, ref_pitch, dis, dis_pitch, w, h, sse);
 }

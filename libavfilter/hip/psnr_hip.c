@@ -64,8 +64,9 @@ static int psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     for (int p = 0; p < s->cpu.nb_planes; p++) {
         FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, p), d = ff_vmaf_gpu_plane(g, index, 1, p);
         FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sums + p * sizeof(uint64_t));
+        size_t pitch = ff_vmaf_gpu_pitch(g, p);
         int w = g->w[p], h = g->h[p];
-        void *args[] = { &r, &d, &w, &h, &out };
+        void *args[] = { &r, &pitch, &d, &pitch, &w, &h, &out };
         if ((ret = ff_vmaf_gpu_launch_2d(g, sse, "vmaf_psnr_sse", w, h, 32, 8, 64, args)) < 0)
             return ret;
     }

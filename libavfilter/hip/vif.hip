@@ -17,14 +17,14 @@
  */
 
 /*
- * Integer VIF (vif_dsp.c is its C reference), one thread per output
- * sample, in three kernels per scale:
+ * Integer VIF (vif_dsp.c is its C reference), in two kernels per scale:
  *
- *  - decimate (scales 1..3): the next pyramid level from the previous one;
- *  - vert: the vertical pass of the statistics into per-plane scratch
- *    (packed means, then the three second moments);
- *  - stat: the horizontal pass, the variances and the per-pixel VIF terms,
- *    summed into the scale's four exact 64-bit sums with atomics.
+ *  - decimate (scales 1..3): the next pyramid level from the previous one,
+ *    one thread per output sample;
+ *  - scale: the statistics of the scale on tiles: the vertical pass of a
+ *    tile loaded into shared memory, the horizontal pass, the variances
+ *    and the per-pixel VIF terms, summed into the scale's four exact
+ *    64-bit sums with one atomic per sum and block.
  *
  * Every expression is the reference's, with its integer widths; the
  * borders are the reference's padded rows and mirrored row pointers read
@@ -56,6 +56,13 @@ __device__ static inline int vif_mirror(int i, int n)
     }
 }
 
+/** Row y of a plane whose rows are pitch bytes apart. */
+template <typename T>
+__device__ static inline const T *vif_row(const T *base, size_t pitch, int y)
+{
+    return (const T *)((const uint8_t *)base + (size_t)y * pitch);
+}
+
 /** 2048 * log2(v), mantissa truncated to 16 bits, for v >= 2^16. */
 __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
 {
@@ -70,8 +77,9 @@ __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
  * the vertical results of row 2i, each rounded to uint16_t first.
  */
 template <typename T, int FW>
-__device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, int h,
-                                           int bpc, const uint16_t *f, int i, int j)
+__device__ static inline void vif_decimate(uint16_t *dst, const T *src, size_t pitch,
+                                           int w, int h, int bpc, const uint16_t *f,
+                                           int i, int j)
 {
     const int half = FW / 2;
     const uint32_t rnd = 1u << (bpc - 1);
@@ -80,7 +88,7 @@ __device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, i
     uint32_t s;
 
     for (int k = 0; k < FW; k++)
-        rows[k] = src + (size_t)vif_mirror(2 * i - half + k, h) * w;
+        rows[k] = vif_row(src, pitch, vif_mirror(2 * i - half + k, h));
     /* v[t]: vertical result at padded column 2j - half + t. */
     for (int t = 0; t < FW; t++) {
         const int c = vif_mirror(2 * j - half + t, w);
@@ -97,7 +105,8 @@ __device__ static inline void vif_decimate(uint16_t *dst, const T *src, int w, i
 
 template <typename T, int FW>
 __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst_dis,
-                                                const T *ref, const T *dis,
+                                                const T *ref, size_t ref_pitch,
+                                                const T *dis, size_t dis_pitch,
                                                 int w, int h, int bpc,
                                                 const uint16_t *f)
 {
@@ -105,22 +114,37 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
 
     for (int i = blockIdx.y * VIF_BLOCK_Y + threadIdx.y; j < w / 2 && i < h / 2;
          i += gridDim.y * VIF_BLOCK_Y) {
-        vif_decimate<T, FW>(dst_ref, ref, w, h, bpc, f, i, j);
-        vif_decimate<T, FW>(dst_dis, dis, w, h, bpc, f, i, j);
+        vif_decimate<T, FW>(dst_ref, ref, ref_pitch, w, h, bpc, f, i, j);
+        vif_decimate<T, FW>(dst_dis, dis, dis_pitch, w, h, bpc, f, i, j);
     }
 }
 
 /*
- * Vertical pass of the statistics at (i, j), 8-bit samples: the
- * reference's per-row products (means and squares as two 32-bit lanes of
- * one 64-bit word, ref low, dis high; x·y in 32 bits), summed with the
- * same widths; means (Σ + 128) >> 8, second moments unshifted.
+ * The statistics of one scale, fused: a block loads a tile of both
+ * pictures with the filter's halo into shared memory, computes the
+ * vertical pass of the tile (and of its horizontal halo) into shared
+ * memory, then the horizontal pass, the variances and the per-pixel VIF
+ * terms of its VIF_TILE_W x VIF_TILE_H outputs, and adds its four sums
+ * with one atomic each. Tile column t holds plane column x0 - half + t,
+ * mirrored as the reference mirrors it (mirroring the columns before the
+ * vertical pass is the same as mirroring its results after, as the
+ * reference pads its rows of vertical results).
+ */
+#define VIF_TILE_W  64
+#define VIF_TILE_H  16
+#define VIF_THREADS 256
+
+/*
+ * Vertical pass of one column, 8-bit samples x[k · stride], y[k · stride]
+ * (k < FW, the FW rows centred on the output row): the reference's
+ * per-row products (means and squares as two 32-bit lanes of one 64-bit
+ * word, ref low, dis high; x·y in 32 bits), summed with the same widths;
+ * means (Σ + 128) >> 8, second moments unshifted.
  */
 template <int FW>
-__device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
-                                         uint32_t *xyv, const uint8_t *ref,
-                                         const uint8_t *dis, int w, int h,
-                                         const uint16_t *f, int i, int j)
+__device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
+                                          uint32_t *xyv, const uint8_t *x, const uint8_t *y,
+                                          int stride, int bpc, const uint16_t *f)
 {
     const int half = FW / 2;
     uint64_t pmu[FW], psq[FW];
@@ -129,8 +153,7 @@ __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t 
     uint32_t xy;
 
     for (int k = 0; k < FW; k++) {
-        const size_t o = (size_t)vif_mirror(i - half + k, h) * w + j;
-        const uint32_t a = ref[o], b = dis[o];
+        const uint32_t a = x[k * stride], b = y[k * stride];
         pmu[k] = a | (uint64_t)b << 32;
         psq[k] = a * a | (uint64_t)(b * b) << 32;
         pxy[k] = a * b;
@@ -145,14 +168,11 @@ __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t 
         sq += c * (psq[k] + psq[FW - 1 - k]);
         xy += (uint32_t)c * (pxy[k] + pxy[FW - 1 - k]);
     }
-    {
-        const size_t o = (size_t)i * w + j;
-        muv[o] = (((uint32_t)mu + 128) >> 8) |
-                 (uint64_t)(((mu >> 32) + 128) >> 8) << 32;
-        xxv[o] = (uint32_t)sq;
-        yyv[o] = (uint32_t)(sq >> 32);
-        xyv[o] = xy;
-    }
+    *muv = (((uint32_t)mu + 128) >> 8) |
+           (uint64_t)(((mu >> 32) + 128) >> 8) << 32;
+    *xxv = (uint32_t)sq;
+    *yyv = (uint32_t)(sq >> 32);
+    *xyv = xy;
 }
 
 /*
@@ -161,10 +181,9 @@ __device__ static inline void vif_vert_8(uint64_t *muv, uint32_t *xxv, uint32_t 
  * (Σ + 2^(ks-1)) >> ks with ks = 2·(bpc - 8).
  */
 template <int FW>
-__device__ static inline void vif_vert_16(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
-                                          uint32_t *xyv, const uint16_t *ref,
-                                          const uint16_t *dis, int w, int h, int bpc,
-                                          const uint16_t *f, int i, int j)
+__device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
+                                          uint32_t *xyv, const uint16_t *x, const uint16_t *y,
+                                          int stride, int bpc, const uint16_t *f)
 {
     const int half = FW / 2;
     const int ks = 2 * (bpc - 8);
@@ -175,8 +194,7 @@ __device__ static inline void vif_vert_16(uint64_t *muv, uint32_t *xxv, uint32_t
     uint64_t c, mu, xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const size_t o = (size_t)vif_mirror(i - half + k, h) * w + j;
-        const uint32_t a = ref[o], b = dis[o];
+        const uint32_t a = x[k * stride], b = y[k * stride];
         pmu[k] = a | (uint64_t)b << 32;
         psq[k] = a * a;
         pyy[k] = b * b;
@@ -194,48 +212,37 @@ __device__ static inline void vif_vert_16(uint64_t *muv, uint32_t *xxv, uint32_t
         yy += c * ((uint64_t)pyy[k] + pyy[FW - 1 - k]);
         xy += c * ((uint64_t)pxy[k] + pxy[FW - 1 - k]);
     }
-    {
-        const size_t o = (size_t)i * w + j;
-        muv[o] = (((mu & 0xffffffff) + rmu) >> bpc) |
-                 (((mu >> 32) + rmu) >> bpc) << 32;
-        xxv[o] = (uint32_t)((xx + rs) >> ks);
-        yyv[o] = (uint32_t)((yy + rs) >> ks);
-        xyv[o] = (uint32_t)((xy + rs) >> ks);
-    }
+    *muv = (((mu & 0xffffffff) + rmu) >> bpc) |
+           (((mu >> 32) + rmu) >> bpc) << 32;
+    *xxv = (uint32_t)((xx + rs) >> ks);
+    *yyv = (uint32_t)((yy + rs) >> ks);
+    *xyv = (uint32_t)((xy + rs) >> ks);
 }
 
-/* Grid-stride over rows: the grid's height is capped on the host. */
-#define VIF_FOR_EACH(w, h)                                                   \
-    const int j = blockIdx.x * VIF_BLOCK_X + threadIdx.x;                    \
-    for (int i = blockIdx.y * VIF_BLOCK_Y + threadIdx.y; j < (w) && i < (h); \
-         i += gridDim.y * VIF_BLOCK_Y)
-
 /*
- * Horizontal pass at (i, j) over the vertical results (columns mirrored
- * as the reference's padded row), the variances, and the per-pixel VIF
- * terms added to sums[0..3] = num_log, den_log, num_nonlog, den_nonlog
- * (int64 in the reference; two's complement sums are the same bits).
+ * Horizontal pass of one output over the vertical results at muv[0..FW-1]
+ * (already mirrored: the tile's columns), the variances, and the
+ * per-pixel VIF terms added to sums[0..3] = num_log, den_log, num_nonlog,
+ * den_nonlog (int64 in the reference; two's complement sums are the same
+ * bits).
  */
 template <int FW>
-__device__ static inline void vif_stat_pixel(gpu_u64 *sums, const uint64_t *muv,
-                                             const uint32_t *xxv, const uint32_t *yyv,
-                                             const uint32_t *xyv, int w,
-                                             const uint16_t *f, double egl,
-                                             const uint16_t *tab, int i, int j)
+__device__ static inline void vif_stat_px(gpu_u64 *sums, const uint64_t *muv,
+                                          const uint32_t *xxv, const uint32_t *yyv,
+                                          const uint32_t *xyv, const uint16_t *f,
+                                          double egl, const uint16_t *tab)
 {
     const int half = FW / 2;
-    const size_t row = (size_t)i * w;
     uint64_t c   = f[half];
-    uint64_t mu  = c * muv[row + j];
-    uint64_t sxx = c * xxv[row + j];
-    uint64_t syy = c * yyv[row + j];
-    uint64_t sxy = c * xyv[row + j];
+    uint64_t mu  = c * muv[half];
+    uint64_t sxx = c * xxv[half];
+    uint64_t syy = c * yyv[half];
+    uint64_t sxy = c * xyv[half];
     uint32_t mu1, mu2, xx, yy, xy, mu1_sq, mu2_sq, mu1_mu2;
     int32_t sig1, sig2, sig12;
 
     for (int k = 0; k < half; k++) {
-        const size_t l = row + vif_mirror(j - half + k, w);
-        const size_t r = row + vif_mirror(j + half - k, w);
+        const int l = k, r = FW - 1 - k;
         c = f[k];
         mu  += c * (muv[l] + muv[r]);
         sxx += c * ((uint64_t)xxv[l] + xxv[r]);
@@ -282,95 +289,154 @@ __device__ static inline void vif_stat_pixel(gpu_u64 *sums, const uint64_t *muv,
     }
 }
 
-template <int FW>
-__device__ static inline void vif_stat(const uint64_t *muv, const uint32_t *xxv,
-                                       const uint32_t *yyv, const uint32_t *xyv,
-                                       int w, int h, const uint16_t *f, double egl,
-                                       const uint16_t *tab, gpu_u64 *acc)
+/*
+ * One scale's statistics, a VIF_TILE_W x VIF_TILE_H tile of outputs per
+ * block of VIF_THREADS threads (samples of type T, depth bpc).
+ *
+ * The input tile spans whole 16-byte chunks: columns x0 - A .. x0 + TW + A
+ * with A the half width rounded up to a chunk, so that a chunk that lies
+ * inside the plane is one 16-byte load when the planes' rows are 16-byte
+ * aligned, and one 16-byte store into shared memory. Other chunks (at the
+ * borders, or every chunk of unaligned planes) are loaded sample by
+ * sample with the mirror.
+ */
+template <typename T, int FW>
+__device__ static inline void vif_scale(const T *ref, size_t ref_pitch, const T *dis,
+                                        size_t dis_pitch, int w, int h, int bpc,
+                                        const uint16_t *f, double egl,
+                                        const uint16_t *tab, gpu_u64 *acc)
 {
+    enum {
+        HALF = FW / 2,
+        E    = 16 / sizeof(T),                  /* samples a chunk */
+        A    = (HALF + E - 1) / E * E,          /* left margin of the input tile */
+        TWS  = VIF_TILE_W + 2 * A,              /* input tile row, in samples */
+        THS  = VIF_TILE_H + 2 * HALF,           /* input tile rows */
+        TWV  = VIF_TILE_W + 2 * HALF,           /* vertical results a row */
+        NCH  = TWS / E,                         /* chunks a row */
+    };
+    /* Both input tiles, ref then dis; uint4 for 16-byte alignment. */
+    __shared__ uint4 s_raw[(2 * THS * TWS * sizeof(T) + 15) / 16];
+    __shared__ uint64_t s_mu[VIF_TILE_H * TWV];
+    __shared__ uint32_t s_xx[VIF_TILE_H * TWV], s_yy[VIF_TILE_H * TWV];
+    __shared__ uint32_t s_xy[VIF_TILE_H * TWV];
+    __shared__ uint16_t s_f[FW];
+    T *tin = (T *)s_raw;
+    const int tid = threadIdx.x;
+    const int x0 = blockIdx.x * VIF_TILE_W, y0 = blockIdx.y * VIF_TILE_H;
+    const int c0 = x0 - A;                      /* plane column of tile column 0 */
     gpu_u64 sums[4] = { 0, 0, 0, 0 };
 
-    {
-        VIF_FOR_EACH(w, h)
-            vif_stat_pixel<FW>(sums, muv, xxv, yyv, xyv, w, f, egl, tab, i, j);
+    if (tid < FW)
+        s_f[tid] = f[tid];
+    for (int n = tid; n < 2 * THS * NCH; n += VIF_THREADS) {
+        const int p = n / (THS * NCH), r = n / NCH % THS, q = n % NCH;
+        const size_t pitch = p ? dis_pitch : ref_pitch;
+        const uint8_t *base = (const uint8_t *)(p ? dis : ref);
+        const T *row = (const T *)(base + (size_t)vif_mirror(y0 - HALF + r, h) * pitch);
+        const int gc = c0 + q * E;
+        T *dst = tin + (p * THS + r) * TWS + q * E;
+
+        /* Every row of the picture 16-byte aligned: one load, one store. */
+        if (!(((uintptr_t)base | pitch) & 15) && gc >= 0 && gc + E <= w) {
+            *(uint4 *)dst = *(const uint4 *)(row + gc);
+        } else {
+            for (int e = 0; e < E; e++)
+                dst[e] = row[vif_mirror(gc + e, w)];
+        }
     }
-    for (int n = 0; n < 4; n++)
-        gpu_block_sum_u64<VIF_BLOCK_X * VIF_BLOCK_Y>(sums[n], &acc[n]);
+    __syncthreads();
+
+    /* Vertical pass: output rows y0 .. y0 + TH - 1, tile columns of the
+     * outputs and their horizontal halo (plane columns x0 - HALF + t). */
+    for (int n = tid; n < VIF_TILE_H * TWV; n += VIF_THREADS) {
+        const int r = n / TWV, t = n % TWV;
+        const int o = r * TWS + t + (A - HALF);
+
+        vif_vert_px<FW>(&s_mu[n], &s_xx[n], &s_yy[n], &s_xy[n], tin + o,
+                        tin + THS * TWS + o, TWS, bpc, s_f);
+    }
+    __syncthreads();
+
+    /* Horizontal pass and the terms of the outputs inside the plane. */
+    for (int n = tid; n < VIF_TILE_H * VIF_TILE_W; n += VIF_THREADS) {
+        const int r = n / VIF_TILE_W, t = n % VIF_TILE_W;
+        const int o = r * TWV + t;
+
+        if (y0 + r < h && x0 + t < w)
+            vif_stat_px<FW>(sums, s_mu + o, s_xx + o, s_yy + o, s_xy + o, s_f, egl, tab);
+    }
+    for (int k = 0; k < 4; k++)
+        gpu_block_sum_u64<VIF_THREADS>(sums[k], &acc[k]);
 }
 
 /*
  * Kernels. f points at the taps of the kernel's scale (FW of them), tab
- * at the log2 table (FF_VMAF_VIF_LOG2_SIZE entries).
+ * at the log2 table (FF_VMAF_VIF_LOG2_SIZE entries). Input planes (the
+ * pictures or a pyramid level) have their rows a pitch in bytes apart;
+ * the levels written here are packed. The statistics kernels run on a
+ * grid of tiles, one block of VIF_THREADS threads each.
  */
-#define VIF_VERT_ARGS uint64_t *muv, uint32_t *xxv, uint32_t *yyv, uint32_t *xyv
 #define VIF_BOUNDS __launch_bounds__(VIF_BLOCK_X * VIF_BLOCK_Y)
+#define VIF_SCALE_BOUNDS __launch_bounds__(VIF_THREADS)
 
-GPU_KERNEL void VIF_BOUNDS
-vmaf_vif_vert0_8(VIF_VERT_ARGS, const uint8_t *ref, const uint8_t *dis,
-                 int w, int h, const uint16_t *f)
+GPU_KERNEL void VIF_SCALE_BOUNDS
+vmaf_vif_scale0_8(const uint8_t *ref, size_t ref_pitch, const uint8_t *dis, size_t dis_pitch,
+                  int w, int h, const uint16_t *f, double egl, const uint16_t *tab,
+                  gpu_u64 *acc)
 {
-    VIF_FOR_EACH(w, h)
-        vif_vert_8<17>(muv, xxv, yyv, xyv, ref, dis, w, h, f, i, j);
+    vif_scale<uint8_t, 17>(ref, ref_pitch, dis, dis_pitch, w, h, 8, f, egl, tab, acc);
 }
 
-GPU_KERNEL void VIF_BOUNDS
-vmaf_vif_vert0_16(VIF_VERT_ARGS, const uint16_t *ref, const uint16_t *dis,
-                  int w, int h, int bpc, const uint16_t *f)
+GPU_KERNEL void VIF_SCALE_BOUNDS
+vmaf_vif_scale0_16(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,
+                   size_t dis_pitch, int w, int h, int bpc, const uint16_t *f, double egl,
+                   const uint16_t *tab, gpu_u64 *acc)
 {
-    VIF_FOR_EACH(w, h)
-        vif_vert_16<17>(muv, xxv, yyv, xyv, ref, dis, w, h, bpc, f, i, j);
+    vif_scale<uint16_t, 17>(ref, ref_pitch, dis, dis_pitch, w, h, bpc, f, egl, tab, acc);
 }
 
 /* Pyramid levels: uint16_t samples read with the 16-bit rules. */
-#define VIF_VERT_LEVEL(name, fw)                                                \
-GPU_KERNEL void VIF_BOUNDS                                                      \
-name(VIF_VERT_ARGS, const uint16_t *ref, const uint16_t *dis, int w, int h,     \
-     const uint16_t *f)                                                         \
-{                                                                               \
-    VIF_FOR_EACH(w, h)                                                          \
-        vif_vert_16<fw>(muv, xxv, yyv, xyv, ref, dis, w, h, 16, f, i, j);       \
-}
-
-VIF_VERT_LEVEL(vmaf_vif_vert1, 9)
-VIF_VERT_LEVEL(vmaf_vif_vert2, 5)
-VIF_VERT_LEVEL(vmaf_vif_vert3, 3)
-
-#define VIF_STAT(name, fw)                                                      \
-GPU_KERNEL void VIF_BOUNDS                                                      \
-name(const uint64_t *muv, const uint32_t *xxv, const uint32_t *yyv,             \
-     const uint32_t *xyv, int w, int h, const uint16_t *f, double egl,          \
+#define VIF_SCALE_LEVEL(name, fw)                                               \
+GPU_KERNEL void VIF_SCALE_BOUNDS                                                \
+name(const uint16_t *ref, size_t ref_pitch, const uint16_t *dis,                \
+     size_t dis_pitch, int w, int h, const uint16_t *f, double egl,             \
      const uint16_t *tab, gpu_u64 *acc)                                         \
 {                                                                               \
-    vif_stat<fw>(muv, xxv, yyv, xyv, w, h, f, egl, tab, acc);                   \
+    vif_scale<uint16_t, fw>(ref, ref_pitch, dis, dis_pitch, w, h, 16, f, egl,   \
+                            tab, acc);                                          \
 }
 
-VIF_STAT(vmaf_vif_stat0, 17)
-VIF_STAT(vmaf_vif_stat1, 9)
-VIF_STAT(vmaf_vif_stat2, 5)
-VIF_STAT(vmaf_vif_stat3, 3)
+VIF_SCALE_LEVEL(vmaf_vif_scale1, 9)
+VIF_SCALE_LEVEL(vmaf_vif_scale2, 5)
+VIF_SCALE_LEVEL(vmaf_vif_scale3, 3)
 
 /* Scale 1 from the input (8-bit or uint16_t of depth bpc), scales 2 and 3
  * from a Q8 level (bpc 16). dst: (w / 2) x (h / 2), packed. */
 GPU_KERNEL void VIF_BOUNDS
 vmaf_vif_decimate1_8(uint16_t *dst_ref, uint16_t *dst_dis, const uint8_t *ref,
-                     const uint8_t *dis, int w, int h, const uint16_t *f)
+                     size_t ref_pitch, const uint8_t *dis, size_t dis_pitch, int w, int h,
+                     const uint16_t *f)
 {
-    vif_decimate_pair<uint8_t, 9>(dst_ref, dst_dis, ref, dis, w, h, 8, f);
+    vif_decimate_pair<uint8_t, 9>(dst_ref, dst_dis, ref, ref_pitch, dis, dis_pitch, w, h, 8, f);
 }
 
 GPU_KERNEL void VIF_BOUNDS
 vmaf_vif_decimate1_16(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,
-                      const uint16_t *dis, int w, int h, int bpc, const uint16_t *f)
+                      size_t ref_pitch, const uint16_t *dis, size_t dis_pitch, int w, int h,
+                      int bpc, const uint16_t *f)
 {
-    vif_decimate_pair<uint16_t, 9>(dst_ref, dst_dis, ref, dis, w, h, bpc, f);
+    vif_decimate_pair<uint16_t, 9>(dst_ref, dst_dis, ref, ref_pitch, dis, dis_pitch, w, h,
+                                   bpc, f);
 }
 
 #define VIF_DECIMATE_LEVEL(name, fw)                                            \
 GPU_KERNEL void VIF_BOUNDS                                                      \
-name(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,                 \
-     const uint16_t *dis, int w, int h, const uint16_t *f)                      \
+name(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref, size_t ref_pitch, \
+     const uint16_t *dis, size_t dis_pitch, int w, int h, const uint16_t *f)    \
 {                                                                               \
-    vif_decimate_pair<uint16_t, fw>(dst_ref, dst_dis, ref, dis, w, h, 16, f);   \
+    vif_decimate_pair<uint16_t, fw>(dst_ref, dst_dis, ref, ref_pitch, dis,      \
+                                    dis_pitch, w, h, 16, f);                    \
 }
 
 VIF_DECIMATE_LEVEL(vmaf_vif_decimate2, 5)
