@@ -786,6 +786,10 @@ static av_cold int init(AVFilterContext *ctx)
     s->host[1] = av_frame_alloc();
     if (!s->pending || !s->host[0] || !s->host[1])
         return AVERROR(ENOMEM);
+    /* The options hold: the GPU opens while ffmpeg opens the inputs and
+     * decodes their first frames. */
+    if (s->backend != BACKEND_CPU)
+        ff_vmaf_engine_warm_up_gpu(s->device);
     return 0;
 }
 

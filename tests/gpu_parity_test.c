@@ -85,6 +85,7 @@ static char models_dir[4096];
 typedef struct Source {
     const ClipPair *clip;   ///< NULL: generated
     int w, h, bpc, frames;
+    int over;               ///< generated: some samples above the depth's maximum
 } Source;
 
 static int nb_passed, nb_failed;
@@ -92,7 +93,7 @@ static int nb_passed, nb_failed;
 /* Textured, moving content with a distorted copy: a gradient plus
  * pseudo-random detail, shifted per frame; the copy adds noise. */
 static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc,
-                     int n, int distorted)
+                     int n, int distorted, int over)
 {
     int bytes = bpc > 8 ? 2 : 1, maxv = (1 << bpc) - 1;
     uint32_t seed = 12345u + 977u * n + (distorted ? 55555u : 0);
@@ -113,6 +114,10 @@ static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc
                 v = v < 0 ? 0 : v > 255 ? 255 : v;
                 v = v << (bpc - 8) | (distorted ? (int)(seed >> 24) & ((1 << (bpc - 8)) - 1) : 0);
                 v = v > maxv ? maxv : v;
+                /* Out of range, as a raw file read with the wrong format
+                 * holds: both backends must score it clamped. */
+                if (over && bpc < 16 && (x * 7 + y * 13 + n) % 61 == 0)
+                    v = maxv + 1 + ((x + y) & 0xfff);
                 if (bytes == 2)
                     ((uint16_t *)planes[p])[(size_t)y * pw + x] = v;
                 else
@@ -159,8 +164,8 @@ static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Conf
                 (ret = clip_load_frame(&dis, planes[1], src->clip, path[1], n)) < 0)
                 goto end;
         } else {
-            generate(&ref, planes[0], src->w, src->h, src->bpc, n, 0);
-            generate(&dis, planes[1], src->w, src->h, src->bpc, n, 1);
+            generate(&ref, planes[0], src->w, src->h, src->bpc, n, 0, src->over);
+            generate(&dis, planes[1], src->w, src->h, src->bpc, n, 1, src->over);
         }
         if ((ret = ff_vmaf_engine_push(e, &ref, &dis)) < 0)
             goto end;
@@ -302,6 +307,7 @@ int main(int argc, char **argv)
         { NULL, 1917, 1079,  8, 3 },
         { NULL, 1280,  720, 12, 3 },
         { NULL,  640,  360, 16, 3 },
+        { NULL,  640,  360, 10, 3, 1 },
     };
     int max_frames = argc > 2 ? atoi(argv[2]) : 48;
     int nb_configs = (int)(sizeof(configs) / sizeof(configs[0]));
@@ -344,8 +350,9 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < (int)(sizeof(generated) / sizeof(generated[0])); i++) {
         char label[64];
-        snprintf(label, sizeof(label), "generated_%dx%d_%df_%dbit", generated[i].w,
-                 generated[i].h, generated[i].frames, generated[i].bpc);
+        snprintf(label, sizeof(label), "generated_%dx%d_%df_%dbit%s", generated[i].w,
+                 generated[i].h, generated[i].frames, generated[i].bpc,
+                 generated[i].over ? "_out_of_range" : "");
         for (int c = 0; c < nb_configs; c++)
             check(argv[1], &generated[i], label, &configs[c], -1);
         /* A GPU failure at frame 1 must leave every value unchanged. */

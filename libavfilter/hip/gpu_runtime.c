@@ -18,6 +18,7 @@
 
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ struct FFGpu {
     int device;
     void *cu_ctx;
     int borrowed_ctx;           ///< cu_ctx is the caller's (hardware frames'): not released
+    int quiet;                  ///< the warm-up: logs nothing, the real open will
     char name[256];
 };
 
@@ -116,6 +118,8 @@ static const Symbol hip_symbols[] = {
 /* Error codes shared by both APIs. */
 #define ERROR_NOT_READY      600
 
+#define gpu_log(g, ...) do { if (!(g)->quiet) av_log((g)->log_ctx, __VA_ARGS__); } while (0)
+
 static const char *error_name(const FFGpu *g, int err)
 {
     const char *name = NULL;
@@ -132,7 +136,7 @@ static int check(const FFGpu *g, int err, const char *call)
 {
     if (!err)
         return 0;
-    av_log(g->log_ctx, AV_LOG_ERROR, "GPU call %s failed on %s: %s (%d).\n",
+    gpu_log(g, AV_LOG_ERROR, "GPU call %s failed on %s: %s (%d).\n",
            call, ff_gpu_platform_name(g),
            error_name(g, err), err);
     return AVERROR_EXTERNAL;
@@ -145,7 +149,7 @@ static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
     for (int i = 0; i < nb; i++) {
         void *p = dlsym(g->lib, syms[i].name);
         if (!p) {
-            av_log(g->log_ctx, AV_LOG_VERBOSE, "GPU runtime lacks %s.\n", syms[i].name);
+            gpu_log(g, AV_LOG_VERBOSE, "GPU runtime lacks %s.\n", syms[i].name);
             return AVERROR(ENOSYS);
         }
         memcpy((uint8_t *)&g->fn + syms[i].offset, &p, sizeof(p));
@@ -168,7 +172,7 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
     for (int i = 0; i < nb_libs && !g->lib; i++)
         g->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
     if (!g->lib) {
-        av_log(g->log_ctx, AV_LOG_VERBOSE, "No %s runtime (%s not found).\n", pname, libs[0]);
+        gpu_log(g, AV_LOG_VERBOSE, "No %s runtime (%s not found).\n", pname, libs[0]);
         return AVERROR(ENODEV);
     }
     if (platform == FF_GPU_PLATFORM_HIP)
@@ -181,11 +185,11 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
     /* With no device, HIP's init and count report errors: not a failure
      * worth more than a verbose line, since the CPU takes over. */
     if (g->fn.init(0) || g->fn.device_count(&count) || count < 1) {
-        av_log(g->log_ctx, AV_LOG_VERBOSE, "The %s runtime sees no GPU.\n", pname);
+        gpu_log(g, AV_LOG_VERBOSE, "The %s runtime sees no GPU.\n", pname);
         return AVERROR(ENODEV);
     }
     if (device >= count) {
-        av_log(g->log_ctx, AV_LOG_ERROR, "device=%d, but %s sees %d GPU%s (0 to %d).\n",
+        gpu_log(g, AV_LOG_ERROR, "device=%d, but %s sees %d GPU%s (0 to %d).\n",
                device, pname, count, count > 1 ? "s" : "", count - 1);
         return AVERROR(EINVAL);
     }
@@ -216,6 +220,61 @@ static void close_platform(FFGpu *g)
     memset(&g->fn, 0, sizeof(g->fn));
 }
 
+/*
+ * The warm-up: loading the runtime, initialising it and creating a
+ * device's context take a quarter of a second, most of a short run. A
+ * filter starts it on a thread as soon as it is created, while ffmpeg opens
+ * its inputs and decodes the first frames; ff_gpu_open() then finds the
+ * work done. The warm GPU keeps its reference to the context for the life
+ * of the process, so that later filter instances (and the end of this one)
+ * do not create and destroy it again.
+ */
+static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t warm_thread;
+static int warm_state;          ///< 0 not started, 1 running, 2 joined
+static int warm_device;
+static FFGpu warm_gpu;
+
+static void *warm_up(void *arg)
+{
+    static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
+    for (int i = 0; i < FF_ARRAY_ELEMS(order); i++) {
+        memset(&warm_gpu, 0, sizeof(warm_gpu));
+        /* Quietly: the real open logs what went wrong, if anything does. */
+        warm_gpu.quiet = 1;
+        if (open_platform(&warm_gpu, order[i], warm_device) >= 0)
+            return NULL;
+        close_platform(&warm_gpu);
+    }
+    return NULL;
+}
+
+static void warm_wait(void)
+{
+    pthread_mutex_lock(&warm_lock);
+    if (warm_state == 1) {
+        pthread_join(warm_thread, NULL);
+        warm_state = 2;
+    }
+    pthread_mutex_unlock(&warm_lock);
+}
+
+void ff_gpu_warm_up(int device)
+{
+    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
+    if (simulate && !strcmp(simulate, "1"))
+        return;
+    pthread_mutex_lock(&warm_lock);
+    /* A process that ends before opening the GPU (an input that cannot be
+     * read, say) waits for the warm-up rather than exit under it. */
+    if (!warm_state && !atexit(warm_wait)) {
+        warm_device = device;
+        warm_state  = pthread_create(&warm_thread, NULL, warm_up, NULL) ? 2 : 1;
+    }
+    pthread_mutex_unlock(&warm_lock);
+}
+
+
 int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
 {
     static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
@@ -235,6 +294,7 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
         *pg = g;
         return 0;
     }
+    warm_wait();
     for (int i = 0; i < FF_ARRAY_ELEMS(order); i++) {
         ret = open_platform(g, order[i], device);
         if (ret >= 0) {
@@ -346,7 +406,7 @@ int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
         return CHECK(g, g->fn.module_load(mod, image), "ModuleLoad");
 
     if (!image) {
-        av_log(g->log_ctx, AV_LOG_WARNING,
+        gpu_log(g, AV_LOG_WARNING,
                "This build has no %s code object for %s (the %s compiler was not found at build time).\n",
                g->platform == FF_GPU_PLATFORM_CUDA ? "NVIDIA" : "AMD", what,
                g->platform == FF_GPU_PLATFORM_CUDA ? "nvcc" : "hipcc");
@@ -354,7 +414,7 @@ int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
     }
     err = g->fn.module_load(mod, image);
     if (err) {
-        av_log(g->log_ctx, AV_LOG_WARNING,
+        gpu_log(g, AV_LOG_WARNING,
                "The %s code object of %s has no code for %s: %s (%d).\n",
                g->platform == FF_GPU_PLATFORM_CUDA ? "NVIDIA" : "AMD", what,
                g->name, error_name(g, err), err);
@@ -372,7 +432,7 @@ int ff_gpu_function(FFGpu *g, FFGpuModule mod, const char *name, FFGpuFunction *
 {
     int err = g->fn.module_function(fn, mod, name);
     if (err) {
-        av_log(g->log_ctx, AV_LOG_ERROR, "GPU kernel %s not found in its code object: %s (%d).\n",
+        gpu_log(g, AV_LOG_ERROR, "GPU kernel %s not found in its code object: %s (%d).\n",
                name, error_name(g, err), err);
         return AVERROR_EXTERNAL;
     }
@@ -497,7 +557,7 @@ int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
 {
     int err = g->fn.launch(fn, gx, gy, 1, bx, by, 1, 0, s, args, NULL);
     if (err) {
-        av_log(g->log_ctx, AV_LOG_ERROR, "GPU launch of %s (%ux%u blocks of %ux%u) failed: %s (%d).\n",
+        gpu_log(g, AV_LOG_ERROR, "GPU launch of %s (%ux%u blocks of %ux%u) failed: %s (%d).\n",
                name, gx, gy, bx, by, error_name(g, err), err);
         return AVERROR_EXTERNAL;
     }

@@ -56,6 +56,12 @@ enum FFGpuPlatform {
  * launches fail (gpu_simulated.c), for tests of the GPU failure path.
  */
 int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
+/**
+ * Start loading the runtime and creating GPU device's context on a thread
+ * of its own, once per process, so that a later ff_gpu_open() finds them
+ * ready; the context then lives as long as the process.
+ */
+void ff_gpu_warm_up(int device);
 void ff_gpu_close(FFGpu **g);
 
 /**

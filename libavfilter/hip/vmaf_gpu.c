@@ -17,6 +17,7 @@
  */
 
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "libavutil/common.h"
@@ -231,8 +232,8 @@ static int queue_unpack(FFVmafGpu *g, int s, int which, int layout, int shift,
 
 /* Queue a staged copy: rows rows of row bytes from src (linesize apart)
  * into host at dst, packed; the pool copies them all at once. */
-static int stage(FFVmafGpu *g, uint8_t *dst, const uint8_t *src, ptrdiff_t linesize,
-                 size_t row, size_t rows)
+static int stage(FFVmafGpu *g, int which, unsigned max, uint8_t *dst, const uint8_t *src,
+                 ptrdiff_t linesize, size_t row, size_t rows)
 {
     FFVmafGpuStaged *c;
     if (g->nb_staged == FF_ARRAY_ELEMS(g->staged))
@@ -243,7 +244,22 @@ static int stage(FFVmafGpu *g, uint8_t *dst, const uint8_t *src, ptrdiff_t lines
     c->linesize = linesize;
     c->row      = row;
     c->rows     = rows;
+    c->which    = which;
+    c->max      = max;
     return 0;
+}
+
+/* A row of 16-bit samples, clamped to max; whether any was above. */
+static unsigned copy_clamped(uint16_t *restrict dst, const uint16_t *restrict src,
+                             size_t n, unsigned max)
+{
+    unsigned over = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = src[i];
+        over  |= v > max;
+        dst[i] = v > max ? max : v;
+    }
+    return over;
 }
 
 /* Job j of n: its share of the rows of every staged copy. */
@@ -255,6 +271,14 @@ static void stage_job(void *priv, int j, int thread, int n, int nb_threads)
         size_t y0 = c->rows * j / n, y1 = c->rows * (j + 1) / n;
         const uint8_t *src = c->src + (ptrdiff_t)y0 * c->linesize;
         uint8_t *dst = c->dst + y0 * c->row;
+        if (c->max) {
+            unsigned over = 0;
+            for (size_t y = y0; y < y1; y++, src += c->linesize, dst += c->row)
+                over |= copy_clamped((uint16_t *)dst, (const uint16_t *)src, c->row / 2, c->max);
+            if (over)
+                atomic_fetch_or(&g->clamped, 1 << c->which);
+            continue;
+        }
         if (c->linesize == (ptrdiff_t)c->row) {
             memcpy(dst, src, (y1 - y0) * c->row);
             continue;
@@ -286,15 +310,19 @@ static int stage_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
     if (pic->chroma != g->geo.chroma_layout[which] || pic->shift != g->geo.sample_shift[which])
         return AVERROR_BUG;
     if (g->plain[which]) {
+        /* 10- and 12-bit samples above the depth's maximum are clamped to
+         * it as they are copied, as the engine does for the CPU
+         * (ff_vmaf_engine_clamp()); in range, the copy is exact. */
+        unsigned max = g->bytes == 2 && g->geo.bpc < 16 ? (1u << g->geo.bpc) - 1 : 0;
         uint8_t *dst = host + plane_offset(g, which, 0);
         for (int p = 0; p < g->nb_planes; p++)
-            if ((ret = stage(g, dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
+            if ((ret = stage(g, which, max, dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
                              (size_t)g->w[p] * g->bytes, g->h[p])) < 0)
                 return ret;
     } else {
         size_t off = 2 * g->frame_size + raw_offset(g, which);
         for (int q = 0; q < g->src_planes[which]; q++) {
-            if ((ret = stage(g, host + off, pic->data[q], pic->linesize[q],
+            if ((ret = stage(g, which, 0, host + off, pic->data[q], pic->linesize[q],
                              g->raw_pitch[which][q], g->raw_rows[which][q])) < 0)
                 return ret;
             off += g->raw_pitch[which][q] * g->raw_rows[which][q];
@@ -348,15 +376,16 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
                              g->results_size, g->stream)) < 0)
         return ret;
 
-    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
-        return ret;
     /* The host pictures' copies into page-locked memory, on the pool. */
+    atomic_store(&g->clamped, 0);
     for (int w = 0; w < 2; w++)
         if (!pic[w]->on_device && (ret = stage_host(g, s, w, pic[w])) < 0) {
             g->nb_staged = 0;
             return ret;
         }
     run_staged(g);
+    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
+        return ret;
     for (int w = 0; w < 2; w++) {
         if (!pic[w]->on_device) {
             if ((ret = upload_staged(g, s, w, pic[w])) < 0)

@@ -30,6 +30,8 @@
 #ifndef AVFILTER_HIP_VMAF_GPU_H
 #define AVFILTER_HIP_VMAF_GPU_H
 
+#include <stdatomic.h>
+
 #include "libavfilter/vmaf/picture.h"
 
 #include "code_object.h"
@@ -49,6 +51,8 @@ typedef struct FFVmafGpuStaged {
     const uint8_t *src;
     ptrdiff_t linesize;
     size_t row, rows;
+    int which;                  ///< the picture: 0 reference, 1 distorted
+    unsigned max;               ///< 16-bit samples clamped to this; 0: a plain copy
 } FFVmafGpuStaged;
 
 struct AVSliceThread;
@@ -108,6 +112,8 @@ typedef struct FFVmafGpu {
     int nb_stagers;
     FFVmafGpuStaged staged[8];
     int nb_staged;
+    /** After an upload: bit w set when picture w had samples above the depth's maximum. */
+    atomic_uint clamped;
 
     /* GPU time from each frame's upload to its last copy, once read back. */
     int timing;

@@ -297,7 +297,7 @@ int ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsign
            (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME);
 }
 
-static int cpu_runs_on(const FFVmafEngine *e, unsigned index)
+int ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index)
 {
     for (int i = 0; i < e->nb_features; i++) {
         const FFVmafFeature *f = e->features[i];
@@ -309,7 +309,7 @@ static int cpu_runs_on(const FFVmafEngine *e, unsigned index)
 
 int ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e)
 {
-    return !ff_vmaf_engine_gpu_reads_device(e) || cpu_runs_on(e, e->nb_pushed);
+    return !ff_vmaf_engine_gpu_reads_device(e) || ff_vmaf_engine_cpu_runs_on(e, e->nb_pushed);
 }
 
 /*
@@ -331,6 +331,12 @@ int ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPictur
         return AVERROR(ENOMEM);
     ff_vmaf_picture_clamp(&view, *buf, pic, &e->geo);
     *pic = view;
+    ff_vmaf_engine_warn_clamped(e, which);
+    return 0;
+}
+
+void ff_vmaf_engine_warn_clamped(FFVmafEngine *e, int which)
+{
     if (!e->clamp_warned[which]) {
         av_log(e->log_ctx, AV_LOG_WARNING,
                "The %s picture of frame %u holds samples above %d, the largest %d-bit value: "
@@ -340,7 +346,6 @@ int ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPictur
                e->geo.bpc, (1 << e->geo.bpc) - 1);
         e->clamp_warned[which] = 1;
     }
-    return 0;
 }
 
 /* The picture as the CPU extractors read it: planar, low-bit, in host
@@ -457,7 +462,7 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
      * just now, too). */
     if (ref->on_device || dis->on_device || !ff_vmaf_picture_is_plain(ref) ||
         !ff_vmaf_picture_is_plain(dis)) {
-        if (!cpu_runs_on(e, index)) {
+        if (!ff_vmaf_engine_cpu_runs_on(e, index)) {
             ref = dis = NULL;
         } else if ((ret = ff_vmaf_engine_cpu_view(e, &e->unpack_buf[0], ref, &views[0], &ref)) < 0 ||
                    (ret = ff_vmaf_engine_cpu_view(e, &e->unpack_buf[1], dis, &views[1], &dis)) < 0) {

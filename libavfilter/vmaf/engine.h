@@ -78,6 +78,12 @@ enum FFVmafBackend {
 /** Choose where features run; before configure. */
 void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
                                 int device);
+/**
+ * Start opening GPU device on a thread, once per process (its runtime and
+ * context take a quarter of a second), so that a later configure with a
+ * GPU backend finds it ready.
+ */
+void ff_vmaf_engine_warm_up_gpu(int device);
 /** Tests: make the GPU path fail at frame index (-1: never). */
 void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 /** Measure the GPU time of every frame (ff_vmaf_engine_gpu_busy()); before configure. */

@@ -331,8 +331,10 @@ int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
             s->pic[w].host   = &s->host[w];
         }
         /* Samples above the depth's maximum: clamped here, in order, so
-         * that the warning names the first such frame. */
-        if ((ret = ff_vmaf_engine_clamp(e, w, &s->buf[w], &s->pic[w])) < 0)
+         * that the warning names the first such frame; for the CPU's
+         * features only (the GPU's copy is clamped as it is staged). */
+        if (ff_vmaf_engine_cpu_runs_on(e, index) &&
+            (ret = ff_vmaf_engine_clamp(e, w, &s->buf[w], &s->pic[w])) < 0)
             return ret;
     }
     for (int i = 0; i < nb_hold; i++)

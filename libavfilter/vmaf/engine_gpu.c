@@ -46,6 +46,11 @@ void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index)
     e->gpu_fail_at = index;
 }
 
+void ff_vmaf_engine_warm_up_gpu(int device)
+{
+    ff_gpu_warm_up(device);
+}
+
 void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on)
 {
     e->gpu_timing = on;
@@ -75,7 +80,12 @@ int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e)
 
 void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
 {
+    int64_t t0 = av_gettime_relative();
+    if (!e->gpu)
+        return;
     ff_vmaf_gpu_free(&e->gpu);
+    av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU released in %.1f ms.\n",
+           (av_gettime_relative() - t0) / 1000.0);
 }
 
 /* Give f the GPU twin's larger context, the CPU one's bytes first. */
@@ -289,6 +299,9 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
     if ((ret = enter(e)) < 0)
         return fall_back_to_cpu(e, index, ret);
     ret = ff_vmaf_gpu_upload(e->gpu, index, ref, dis);
+    for (int w = 0; w < 2 && ret >= 0; w++)
+        if (atomic_load(&e->gpu->clamped) & (1 << w))
+            ff_vmaf_engine_warn_clamped(e, w);
     if (ret >= 0 && index == e->gpu_fail_at) {
         av_log(e->log_ctx, AV_LOG_WARNING, "Simulating a GPU failure at frame %u.\n", index);
         ret = AVERROR_EXTERNAL;

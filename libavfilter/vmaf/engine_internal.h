@@ -113,6 +113,11 @@ int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
 void     ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e);
 
+/** Whether a feature that runs on the CPU scores frame index. */
+int  ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index);
+/** Warn, once per input, that picture which held samples above the depth's maximum. */
+void ff_vmaf_engine_warn_clamped(FFVmafEngine *e, int which);
+
 /** Move the instances that have a GPU twin to the GPU, if one answers. */
 int  ff_vmaf_engine_setup_gpu(FFVmafEngine *e);
 /** Upload frame index and queue the GPU twins' work for it. */
