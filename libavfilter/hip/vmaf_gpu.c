@@ -113,6 +113,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
         return AVERROR(ENOMEM);
     g->log_ctx   = log_ctx;
     g->geo       = *geo;
+    ff_vmaf_picture_dsp_init(&g->pdsp);
     g->nb_planes = nb_planes;
     g->bytes     = geo->bpc > 8 ? 2 : 1;
     g->src_stream = cu_stream;
@@ -249,19 +250,6 @@ static int stage(FFVmafGpu *g, int which, unsigned max, uint8_t *dst, const uint
     return 0;
 }
 
-/* A row of 16-bit samples, clamped to max; whether any was above. */
-static unsigned copy_clamped(uint16_t *restrict dst, const uint16_t *restrict src,
-                             size_t n, unsigned max)
-{
-    unsigned over = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = src[i];
-        over  |= v > max;
-        dst[i] = v > max ? max : v;
-    }
-    return over;
-}
-
 /* Job j of n: its share of the rows of every staged copy. */
 static void stage_job(void *priv, int j, int thread, int n, int nb_threads)
 {
@@ -274,7 +262,8 @@ static void stage_job(void *priv, int j, int thread, int n, int nb_threads)
         if (c->max) {
             unsigned over = 0;
             for (size_t y = y0; y < y1; y++, src += c->linesize, dst += c->row)
-                over |= copy_clamped((uint16_t *)dst, (const uint16_t *)src, c->row / 2, c->max);
+                over |= g->pdsp.copy_clamp16((uint16_t *)dst, (const uint16_t *)src,
+                                             c->row / 2, c->max);
             if (over)
                 atomic_fetch_or(&g->clamped, 1 << c->which);
             continue;

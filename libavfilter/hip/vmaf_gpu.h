@@ -33,6 +33,7 @@
 #include <stdatomic.h>
 
 #include "libavfilter/vmaf/picture.h"
+#include "libavfilter/vmaf/picture_dsp.h"
 
 #include "code_object.h"
 #include "gpu_runtime.h"
@@ -109,6 +110,7 @@ typedef struct FFVmafGpu {
     /* The copies of host pictures into the slot, made by nb_stagers
      * threads (the caller's among them). */
     struct AVSliceThread *stager;
+    FFVmafPictureDSPContext pdsp;
     int nb_stagers;
     FFVmafGpuStaged staged[8];
     int nb_staged;

@@ -42,6 +42,7 @@ static const struct {
     { "psnr_hvs", checkasm_check_psnr_hvs },
     { "ciede",  checkasm_check_ciede  },
     { "speed",  checkasm_check_speed  },
+    { "picture", checkasm_check_picture },
 };
 
 static CheckasmTier tier_c      = { "c", 0 };

@@ -130,5 +130,6 @@ void checkasm_check_float(void);
 void checkasm_check_psnr_hvs(void);
 void checkasm_check_ciede(void);
 void checkasm_check_speed(void);
+void checkasm_check_picture(void);
 
 #endif /* TESTS_CHECKASM_CHECKASM_H */
