@@ -24,6 +24,7 @@
  * motion3 and the options on the host (motion.c).
  */
 
+#include "libavutil/avassert.h"
 #include "libavutil/error.h"
 #include "libavutil/macros.h"
 
@@ -52,6 +53,8 @@ static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* The CPU state too: it takes over if the GPU fails. */
     if ((ret = ff_vmaf_motion_init(f, geo)) < 0)
         return ret;
+    /* The ring keeps the planes it reads for that long only. */
+    av_assert0(s->cpu.stride <= FF_VMAF_GPU_LOOKBACK);
     if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_motion, motion_kernels,
                                      s->sad)) < 0) {
         /* The engine may run the CPU init next; the GPU side is the ring's. */

@@ -54,12 +54,15 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
             ff_gpu_stream_sync(g->gpu, g->stream);
         if (g->copy_stream)
             ff_gpu_stream_sync(g->gpu, g->copy_stream);
+        if (g->upload_stream)
+            ff_gpu_stream_sync(g->gpu, g->upload_stream);
         for (int i = 0; i < FF_VMAF_GPU_SLOTS; i++) {
             ff_gpu_host_free(g->gpu, (void **)&g->slot[i].host);
             ff_gpu_free(g->gpu, &g->slot[i].dev);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].done);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].unpacked);
             ff_gpu_event_destroy(g->gpu, &g->slot[i].begin);
+            ff_gpu_event_destroy(g->gpu, &g->slot[i].uploaded);
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
         ff_gpu_module_unload(g->gpu, g->unpack_module);
@@ -70,6 +73,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_gpu_free(g->gpu, &g->results_dev);
         ff_gpu_host_free(g->gpu, (void **)&g->results_host);
         ff_gpu_stream_destroy(g->gpu, &g->copy_stream);
+        ff_gpu_stream_destroy(g->gpu, &g->upload_stream);
         ff_gpu_stream_destroy(g->gpu, &g->stream);
         ff_gpu_leave(g->gpu);
     }
@@ -148,6 +152,8 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     if ((ret = ff_gpu_enter(g->gpu)) < 0)
         goto fail;
     ret = ff_gpu_stream_create(g->gpu, &g->stream);
+    if (ret >= 0)
+        ret = ff_gpu_stream_create(g->gpu, &g->upload_stream);
     if (ret >= 0 && (!g->plain[0] || !g->plain[1] || cu_ctx)) {
         if ((ret = ff_gpu_module_load(g->gpu, &g->unpack_module, "unpack",
                                       ff_vmaf_gpu_code_unpack.amd, ff_vmaf_gpu_code_unpack.nv)) >= 0)
@@ -161,7 +167,8 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
         g->slot[i].index = -1;
         /* The slots' memory is allocated at their first frame (a short
          * run needs few, and page-locking is slow). */
-        if ((ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 && cu_ctx)
+        if ((ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 &&
+            (ret = ff_gpu_event_create(g->gpu, &g->slot[i].uploaded)) >= 0 && cu_ctx)
             ret = ff_gpu_event_create(g->gpu, &g->slot[i].unpacked);
     }
     ff_gpu_leave(g->gpu);
@@ -328,7 +335,7 @@ static int upload_staged(FFVmafGpu *g, int s, int which, const FFVmafPicture *pi
 
     if (g->plain[which]) {
         size_t off = plane_offset(g, which, 0);
-        return ff_gpu_upload(g->gpu, dev + off, host + off, g->frame_size, g->stream);
+        return ff_gpu_upload(g->gpu, dev + off, host + off, g->frame_size, g->upload_stream);
     } else {
         size_t off = 2 * g->frame_size + raw_offset(g, which);
         FFGpuPtr src[3];
@@ -338,9 +345,11 @@ static int upload_staged(FFVmafGpu *g, int s, int which, const FFVmafPicture *pi
             off += g->raw_pitch[which][q] * g->raw_rows[which][q];
         }
         off = 2 * g->frame_size + raw_offset(g, which);
-        if ((ret = ff_gpu_upload(g->gpu, dev + off, host + off, g->raw_size[which], g->stream)) < 0)
+        if ((ret = ff_gpu_upload(g->gpu, dev + off, host + off, g->raw_size[which],
+                                 g->upload_stream)) < 0)
             return ret;
-        return queue_unpack(g, s, which, pic->chroma, pic->shift, src, g->raw_pitch[which], g->stream);
+        return queue_unpack(g, s, which, pic->chroma, pic->shift, src, g->raw_pitch[which],
+                            g->upload_stream);
     }
 }
 
@@ -348,7 +357,7 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
                        const FFVmafPicture *dis)
 {
     const FFVmafPicture *pic[2] = { ref, dis };
-    int s = ff_vmaf_gpu_slot(index), device = 0, ret;
+    int s = ff_vmaf_gpu_slot(index), device = 0, host = 0, ret;
 
     /* The slot's previous frame is FF_VMAF_GPU_SLOTS frames old and read
      * back long ago; waiting costs nothing but keeps reuse safe. */
@@ -373,12 +382,21 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
             return ret;
         }
     run_staged(g);
-    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
-        return ret;
+    /* Uploads run on a stream of their own, beside the previous frames'
+     * kernels. The slot's last frame has run (waited for above), but the
+     * frames after it may still be reading its planes as an earlier
+     * picture, up to FF_VMAF_GPU_LOOKBACK frames later. */
+    if (!pic[0]->on_device || !pic[1]->on_device) {
+        int next = ff_vmaf_gpu_slot(s + FF_VMAF_GPU_LOOKBACK);
+        if (g->slot[next].index >= 0 &&
+            (ret = ff_gpu_stream_wait_event(g->gpu, g->upload_stream, g->slot[next].done)) < 0)
+            return ret;
+    }
     for (int w = 0; w < 2; w++) {
         if (!pic[w]->on_device) {
             if ((ret = upload_staged(g, s, w, pic[w])) < 0)
                 return ret;
+            host++;
             continue;
         }
         if (!g->copy_stream) {
@@ -404,6 +422,10 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
         }
         g->nb_device_pictures++;
     }
+    if (host &&
+        ((ret = ff_gpu_event_record(g->gpu, g->slot[s].uploaded, g->upload_stream)) < 0 ||
+         (ret = ff_gpu_stream_wait_event(g->gpu, g->stream, g->slot[s].uploaded)) < 0))
+        return ret;
     if (device) {
         /* The kernels wait for the unpack; the host too, so that the caller
          * may release the frames (their pool hands them to the decoder). */
@@ -413,6 +435,9 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
             (ret = ff_gpu_event_sync(g->gpu, g->slot[s].unpacked)) < 0)
             return ret;
     }
+    /* The frame's GPU time: from when its kernels can start. */
+    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
+        return ret;
     return 0;
 }
 

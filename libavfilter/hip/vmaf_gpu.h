@@ -46,6 +46,13 @@
  */
 #define FF_VMAF_GPU_SLOTS 6
 
+/**
+ * How many frames back a twin may read the ring's planes (frame index -
+ * 2 at most: motion's five-frame window); the upload into a slot waits
+ * for the frames that may still read its previous picture.
+ */
+#define FF_VMAF_GPU_LOOKBACK 2
+
 /** A copy into page-locked memory, made by the staging threads. */
 typedef struct FFVmafGpuStaged {
     uint8_t *dst;
@@ -64,7 +71,8 @@ struct AVSliceThread;
 
 typedef struct FFVmafGpu {
     FFGpu *gpu;
-    FFGpuStream stream;
+    FFGpuStream stream;         ///< the kernels and read-backs, in frame order
+    FFGpuStream upload_stream;  ///< host pictures' uploads, beside the kernels
     void *log_ctx;
     FFVmafGeometry geo;
     int nb_planes;              ///< 1: luma only; 3 when a GPU feature reads chroma
@@ -126,7 +134,8 @@ typedef struct FFVmafGpu {
         uint8_t   *host;        ///< ref planes, dis planes, then the raw copies of each
         FFGpuPtr   dev;         ///< the same layout
         FFGpuEvent done;        ///< recorded after the frame's last kernel and copy
-        FFGpuEvent begin;       ///< before its upload, when timing
+        FFGpuEvent begin;       ///< where its kernels may start, when timing
+        FFGpuEvent uploaded;    ///< its host pictures are on the device
         FFGpuEvent unpacked;    ///< hardware frames read
         int64_t    index;       ///< frame in this slot, -1 if none
         int        raw;         ///< bit w: picture w's host copy is raw, not planes yet
