@@ -20,7 +20,8 @@
  * Integer VIF (vif_dsp.c is its C reference), in two kernels per scale:
  *
  *  - decimate (scales 1..3): the next pyramid level from the previous one,
- *    one thread per output sample;
+ *    on tiles: the input tile in shared memory, the vertical pass at the
+ *    even rows into shared memory, the horizontal pass at the even columns;
  *  - scale: the statistics of the scale on tiles: the vertical pass of a
  *    tile loaded into shared memory, the horizontal pass, the variances
  *    and the per-pixel VIF terms, summed into the scale's four exact
@@ -35,8 +36,8 @@
 
 #include "gpu_compat.h"
 
-#define VIF_BLOCK_X 32
-#define VIF_BLOCK_Y 8
+/* Threads a block, in every kernel. */
+#define VIF_THREADS 256
 
 /* σn² = 2.0 in Q16. */
 #define VIF_SIGMA_NSQ (1 << 17)
@@ -72,36 +73,23 @@ __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
 }
 
 /*
- * Pyramid level `scale` from the previous one (w x h, samples of type T,
- * depth bpc): output (i, j) is the horizontal tap sum, at column 2j, of
- * the vertical results of row 2i, each rounded to uint16_t first.
+ * Pyramid level from the previous one (w x h, samples of type T, depth
+ * bpc), on tiles of VIF_DEC_TILE_W x VIF_DEC_TILE_H outputs per block of
+ * VIF_THREADS threads: output (i, j) is the horizontal tap sum, at column
+ * 2j, of the vertical results of row 2i, each rounded to uint16_t first.
+ *
+ * A block loads the input rows and columns its outputs read (rows
+ * 2·i0 − half .. 2·(i0 + TH − 1) + half, columns likewise) of both
+ * pictures into shared memory, mirrored as the reference mirrors them;
+ * runs the vertical pass at the even rows only, over every column of the
+ * tile, into shared memory (uint16_t, as the reference's row v); then the
+ * horizontal pass at the even columns only. Mirroring columns before the
+ * vertical pass is the same as padding its row of results after, as the
+ * reference does. Rows of tiles beyond the grid's height are visited by
+ * a grid-stride loop.
  */
-template <typename T, int FW>
-__device__ static inline void vif_decimate(uint16_t *dst, const T *src, size_t pitch,
-                                           int w, int h, int bpc, const uint16_t *f,
-                                           int i, int j)
-{
-    const int half = FW / 2;
-    const uint32_t rnd = 1u << (bpc - 1);
-    const T *rows[FW];
-    uint16_t v[FW];
-    uint32_t s;
-
-    for (int k = 0; k < FW; k++)
-        rows[k] = vif_row(src, pitch, vif_mirror(2 * i - half + k, h));
-    /* v[t]: vertical result at padded column 2j - half + t. */
-    for (int t = 0; t < FW; t++) {
-        const int c = vif_mirror(2 * j - half + t, w);
-        uint32_t sv = (uint32_t)f[half] * rows[half][c];
-        for (int k = 0; k < half; k++)
-            sv += f[k] * ((uint32_t)rows[k][c] + rows[FW - 1 - k][c]);
-        v[t] = (uint16_t)((sv + rnd) >> bpc);
-    }
-    s = (uint32_t)f[half] * v[half];
-    for (int k = 0; k < half; k++)
-        s += f[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
-    dst[(size_t)i * (w / 2) + j] = (uint16_t)((s + 32768) >> 16);
-}
+#define VIF_DEC_TILE_W 32
+#define VIF_DEC_TILE_H 16
 
 template <typename T, int FW>
 __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst_dis,
@@ -110,12 +98,65 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
                                                 int w, int h, int bpc,
                                                 const uint16_t *f)
 {
-    const int j = blockIdx.x * VIF_BLOCK_X + threadIdx.x;
+    enum {
+        HALF = FW / 2,
+        IW   = 2 * VIF_DEC_TILE_W + FW - 2,     /* input columns of a tile */
+        IH   = 2 * VIF_DEC_TILE_H + FW - 2,     /* input rows of a tile */
+    };
+    __shared__ T s_in[2][IH * IW];
+    __shared__ uint16_t s_v[2][VIF_DEC_TILE_H * IW];
+    __shared__ uint16_t s_f[FW];
+    const int tid = threadIdx.x;
+    const int ow = w / 2, oh = h / 2;
+    const int tiles_y = (oh + VIF_DEC_TILE_H - 1) / VIF_DEC_TILE_H;
+    const int j0 = blockIdx.x * VIF_DEC_TILE_W;
+    const uint32_t rnd = 1u << (bpc - 1);
 
-    for (int i = blockIdx.y * VIF_BLOCK_Y + threadIdx.y; j < w / 2 && i < h / 2;
-         i += gridDim.y * VIF_BLOCK_Y) {
-        vif_decimate<T, FW>(dst_ref, ref, ref_pitch, w, h, bpc, f, i, j);
-        vif_decimate<T, FW>(dst_dis, dis, dis_pitch, w, h, bpc, f, i, j);
+    if (tid < FW)
+        s_f[tid] = f[tid];
+    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+        const int i0 = ty * VIF_DEC_TILE_H;
+
+        /* Cell (r, c): input (2·i0 − half + r, 2·j0 − half + c), mirrored. */
+        for (int n = tid; n < 2 * IH * IW; n += VIF_THREADS) {
+            const int p = n / (IH * IW), r = n / IW % IH, c = n % IW;
+            const T *row = vif_row(p ? dis : ref, p ? dis_pitch : ref_pitch,
+                                   vif_mirror(2 * i0 - HALF + r, h));
+            s_in[p][r * IW + c] = row[vif_mirror(2 * j0 - HALF + c, w)];
+        }
+        __syncthreads();
+
+        /* Vertical pass at output row o (input row 2·(i0 + o)): tile rows
+         * 2o .. 2o + FW − 1. */
+        for (int n = tid; n < 2 * VIF_DEC_TILE_H * IW; n += VIF_THREADS) {
+            const int p = n / (VIF_DEC_TILE_H * IW), o = n / IW % VIF_DEC_TILE_H, c = n % IW;
+            const T *x = &s_in[p][2 * o * IW + c];
+            uint32_t sv = (uint32_t)s_f[HALF] * x[HALF * IW];
+
+            for (int k = 0; k < HALF; k++)
+                sv += s_f[k] * ((uint32_t)x[k * IW] + x[(FW - 1 - k) * IW]);
+            s_v[p][o * IW + c] = (uint16_t)((sv + rnd) >> bpc);
+        }
+        __syncthreads();
+
+        /* Horizontal pass at output column q (input column 2·(j0 + q)):
+         * tile columns 2q .. 2q + FW − 1. */
+        for (int n = tid; n < 2 * VIF_DEC_TILE_H * VIF_DEC_TILE_W; n += VIF_THREADS) {
+            const int p = n / (VIF_DEC_TILE_H * VIF_DEC_TILE_W);
+            const int o = n / VIF_DEC_TILE_W % VIF_DEC_TILE_H, q = n % VIF_DEC_TILE_W;
+            const int i = i0 + o, j = j0 + q;
+            const uint16_t *v = &s_v[p][o * IW + 2 * q];
+            uint32_t s;
+
+            if (i >= oh || j >= ow)
+                continue;
+            s = (uint32_t)s_f[HALF] * v[HALF];
+            for (int k = 0; k < HALF; k++)
+                s += s_f[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
+            (p ? dst_dis : dst_ref)[(size_t)i * ow + j] = (uint16_t)((s + 32768) >> 16);
+        }
+        /* The next tile overwrites s_in. */
+        __syncthreads();
     }
 }
 
@@ -132,7 +173,6 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
  */
 #define VIF_TILE_W  64
 #define VIF_TILE_H  16
-#define VIF_THREADS 256
 
 /*
  * Vertical pass of one column, 8-bit samples x[k · stride], y[k · stride]
@@ -377,7 +417,7 @@ __device__ static inline void vif_scale(const T *ref, size_t ref_pitch, const T 
  * the levels written here are packed. The statistics kernels run on a
  * grid of tiles, one block of VIF_THREADS threads each.
  */
-#define VIF_BOUNDS __launch_bounds__(VIF_BLOCK_X * VIF_BLOCK_Y)
+#define VIF_BOUNDS __launch_bounds__(VIF_THREADS)
 #define VIF_SCALE_BOUNDS __launch_bounds__(VIF_THREADS)
 
 GPU_KERNEL void VIF_SCALE_BOUNDS
