@@ -177,9 +177,12 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
 /*
  * Vertical pass of one column, 8-bit samples x[k · stride], y[k · stride]
  * (k < FW, the FW rows centred on the output row): the reference's
- * per-row products (means and squares as two 32-bit lanes of one 64-bit
- * word, ref low, dis high; x·y in 32 bits), summed with the same widths;
- * means (Σ + 128) >> 8, second moments unshifted.
+ * per-row products and sums, means (Σ + 128) >> 8, second moments
+ * unshifted. The reference carries the means and the squares of both
+ * pictures as two 32-bit lanes of one 64-bit word; no lane ever carries
+ * into the next (the taps sum to 65536: Σ f·x <= 65536 · 255 < 2^24,
+ * Σ f·x² <= 65536 · 255² < 2^32), so each lane is its own 32-bit sum here:
+ * 32-bit multiply-adds instead of 64-bit multiplies.
  */
 template <int FW>
 __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
@@ -187,38 +190,42 @@ __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t
                                           int stride, int bpc, const uint16_t *f)
 {
     const int half = FW / 2;
-    uint64_t pmu[FW], psq[FW];
-    uint32_t pxy[FW];
-    uint64_t c, mu, sq;
-    uint32_t xy;
+    uint32_t a[FW], b[FW];
+    uint32_t c, mu1, mu2, xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const uint32_t a = x[k * stride], b = y[k * stride];
-        pmu[k] = a | (uint64_t)b << 32;
-        psq[k] = a * a | (uint64_t)(b * b) << 32;
-        pxy[k] = a * b;
+        a[k] = x[k * stride];
+        b[k] = y[k * stride];
     }
-    c  = f[half];
-    mu = c * pmu[half];
-    sq = c * psq[half];
-    xy = (uint32_t)c * pxy[half];
+    c   = f[half];
+    mu1 = c * a[half];
+    mu2 = c * b[half];
+    xx  = c * (a[half] * a[half]);
+    yy  = c * (b[half] * b[half]);
+    xy  = c * (a[half] * b[half]);
     for (int k = 0; k < half; k++) {
-        c   = f[k];
-        mu += c * (pmu[k] + pmu[FW - 1 - k]);
-        sq += c * (psq[k] + psq[FW - 1 - k]);
-        xy += (uint32_t)c * (pxy[k] + pxy[FW - 1 - k]);
+        const int l = k, r = FW - 1 - k;
+        c    = f[k];
+        mu1 += c * (a[l] + a[r]);
+        mu2 += c * (b[l] + b[r]);
+        xx  += c * (a[l] * a[l] + a[r] * a[r]);
+        yy  += c * (b[l] * b[l] + b[r] * b[r]);
+        xy  += c * (a[l] * b[l] + a[r] * b[r]);
     }
-    *muv = (((uint32_t)mu + 128) >> 8) |
-           (uint64_t)(((mu >> 32) + 128) >> 8) << 32;
-    *xxv = (uint32_t)sq;
-    *yyv = (uint32_t)(sq >> 32);
+    *muv = ((mu1 + 128) >> 8) | (uint64_t)((mu2 + 128) >> 8) << 32;
+    *xxv = xx;
+    *yyv = yy;
     *xyv = xy;
 }
 
 /*
  * Same for uint16_t samples of depth bpc (16 for pyramid levels): means
  * (Σ + 2^(bpc-1)) >> bpc per lane, second moments in 64 bits, then
- * (Σ + 2^(ks-1)) >> ks with ks = 2·(bpc - 8).
+ * (Σ + 2^(ks-1)) >> ks with ks = 2·(bpc - 8). The reference's two mean
+ * lanes never carry (Σ f·x + 2^(bpc-1) <= 65536 · 65535 + 2^15 < 2^32
+ * for any uint16_t x), so they are 32-bit sums here; the second moments
+ * are sums of 32 x 32 -> 64-bit products (c·(p + q) = c·p + c·q: the
+ * same integer, below 2^50).
  */
 template <int FW>
 __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
@@ -227,33 +234,32 @@ __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t
 {
     const int half = FW / 2;
     const int ks = 2 * (bpc - 8);
-    const uint64_t rmu = 1u << (bpc - 1);
+    const uint32_t rmu = 1u << (bpc - 1);
     const uint64_t rs  = ks ? 1ull << (ks - 1) : 0;
-    uint64_t pmu[FW], psq[FW];
-    uint32_t pyy[FW], pxy[FW];
-    uint64_t c, mu, xx, yy, xy;
+    uint32_t a[FW], b[FW];
+    uint32_t c, mu1, mu2;
+    uint64_t xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const uint32_t a = x[k * stride], b = y[k * stride];
-        pmu[k] = a | (uint64_t)b << 32;
-        psq[k] = a * a;
-        pyy[k] = b * b;
-        pxy[k] = a * b;
+        a[k] = x[k * stride];
+        b[k] = y[k * stride];
     }
-    c  = f[half];
-    mu = c * pmu[half];
-    xx = c * psq[half];
-    yy = c * pyy[half];
-    xy = c * pxy[half];
+    c   = f[half];
+    mu1 = c * a[half];
+    mu2 = c * b[half];
+    xx  = (uint64_t)c * (a[half] * a[half]);
+    yy  = (uint64_t)c * (b[half] * b[half]);
+    xy  = (uint64_t)c * (a[half] * b[half]);
     for (int k = 0; k < half; k++) {
-        c   = f[k];
-        mu += c * (pmu[k] + pmu[FW - 1 - k]);
-        xx += c * (psq[k] + psq[FW - 1 - k]);
-        yy += c * ((uint64_t)pyy[k] + pyy[FW - 1 - k]);
-        xy += c * ((uint64_t)pxy[k] + pxy[FW - 1 - k]);
+        const int l = k, r = FW - 1 - k;
+        c    = f[k];
+        mu1 += c * (a[l] + a[r]);
+        mu2 += c * (b[l] + b[r]);
+        xx  += (uint64_t)c * (a[l] * a[l]) + (uint64_t)c * (a[r] * a[r]);
+        yy  += (uint64_t)c * (b[l] * b[l]) + (uint64_t)c * (b[r] * b[r]);
+        xy  += (uint64_t)c * (a[l] * b[l]) + (uint64_t)c * (a[r] * b[r]);
     }
-    *muv = (((mu & 0xffffffff) + rmu) >> bpc) |
-           (((mu >> 32) + rmu) >> bpc) << 32;
+    *muv = ((mu1 + rmu) >> bpc) | (uint64_t)((mu2 + rmu) >> bpc) << 32;
     *xxv = (uint32_t)((xx + rs) >> ks);
     *yyv = (uint32_t)((yy + rs) >> ks);
     *xyv = (uint32_t)((xy + rs) >> ks);
@@ -273,24 +279,31 @@ __device__ static inline void vif_stat_px(gpu_u64 *sums, const uint64_t *muv,
                                           double egl, const uint16_t *tab)
 {
     const int half = FW / 2;
-    uint64_t c   = f[half];
-    uint64_t mu  = c * muv[half];
-    uint64_t sxx = c * xxv[half];
-    uint64_t syy = c * yyv[half];
-    uint64_t sxy = c * xyv[half];
+    /* The reference's means are two 32-bit lanes of one 64-bit sum, whose
+     * low lane may carry into the high one (16-bit input of a lower depth
+     * whose samples exceed it): the low lane's sum in 64 bits, the high
+     * lane's in 32, then the carry added as the 64-bit sum adds it. The
+     * second moments: sums of 32 x 32 -> 64-bit products. */
+    uint32_t c   = f[half];
+    uint64_t lo  = (uint64_t)c * (uint32_t)muv[half];
+    uint32_t hi  = c * (uint32_t)(muv[half] >> 32);
+    uint64_t sxx = (uint64_t)c * xxv[half];
+    uint64_t syy = (uint64_t)c * yyv[half];
+    uint64_t sxy = (uint64_t)c * xyv[half];
     uint32_t mu1, mu2, xx, yy, xy, mu1_sq, mu2_sq, mu1_mu2;
     int32_t sig1, sig2, sig12;
 
     for (int k = 0; k < half; k++) {
         const int l = k, r = FW - 1 - k;
         c = f[k];
-        mu  += c * (muv[l] + muv[r]);
-        sxx += c * ((uint64_t)xxv[l] + xxv[r]);
-        syy += c * ((uint64_t)yyv[l] + yyv[r]);
-        sxy += c * ((uint64_t)xyv[l] + xyv[r]);
+        lo  += (uint64_t)c * (uint32_t)muv[l] + (uint64_t)c * (uint32_t)muv[r];
+        hi  += c * ((uint32_t)(muv[l] >> 32) + (uint32_t)(muv[r] >> 32));
+        sxx += (uint64_t)c * xxv[l] + (uint64_t)c * xxv[r];
+        syy += (uint64_t)c * yyv[l] + (uint64_t)c * yyv[r];
+        sxy += (uint64_t)c * xyv[l] + (uint64_t)c * xyv[r];
     }
-    mu1 = (uint32_t)mu;
-    mu2 = (uint32_t)(mu >> 32);
+    mu1 = (uint32_t)lo;
+    mu2 = hi + (uint32_t)(lo >> 32);
     xx = (uint32_t)((sxx + 32768) >> 16);
     yy = (uint32_t)((syy + 32768) >> 16);
     xy = (uint32_t)((sxy + 32768) >> 16);
