@@ -36,6 +36,11 @@
 static const char *const motion_kernels[] = { "vmaf_motion_sad_8", "vmaf_motion_sad_16", NULL };
 FF_VMAF_GPU_CODE(motion, motion_kernels);
 
+/* The tiles of vmaf_motion_sad and their block, as in motion.hip. */
+#define TILE_W  64
+#define TILE_H  16
+#define THREADS 256
+
 typedef struct MotionHipContext {
     MotionContext cpu;          ///< first: the CPU extractor's options and state
     FFGpuFunction sad[2];       ///< 8-bit, 16-bit
@@ -85,8 +90,10 @@ static int motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
      * starts at 0: the ring zeroes the results with the upload. */
     prev = ff_vmaf_gpu_plane(g, index - s->cpu.stride, 0, 0);
     cur  = ff_vmaf_gpu_plane(g, index, 0, 0);
-    return ff_vmaf_gpu_launch_2d(g, s->sad[g->bytes > 1], "vmaf_motion_sad", w, h, 32, 8, 0,
-                                 args);
+    /* A block of THREADS threads a TILE_W x TILE_H tile, as in motion.hip. */
+    return ff_vmaf_gpu_launch_2d(g, s->sad[g->bytes > 1], "vmaf_motion_sad",
+                                 (w + TILE_W - 1) / TILE_W * THREADS, (h + TILE_H - 1) / TILE_H,
+                                 THREADS, 1, 0, args);
 }
 
 static int motion_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)

@@ -20,7 +20,8 @@
  * Integer VIF (vif_dsp.c is its C reference), in two kernels per scale:
  *
  *  - decimate (scales 1..3): the next pyramid level from the previous one,
- *    one thread per output sample;
+ *    on tiles: the input tile in shared memory, the vertical pass at the
+ *    even rows into shared memory, the horizontal pass at the even columns;
  *  - scale: the statistics of the scale on tiles: the vertical pass of a
  *    tile loaded into shared memory, the horizontal pass, the variances
  *    and the per-pixel VIF terms, summed into the scale's four exact
@@ -35,8 +36,8 @@
 
 #include "gpu_compat.h"
 
-#define VIF_BLOCK_X 32
-#define VIF_BLOCK_Y 8
+/* Threads a block, in every kernel. */
+#define VIF_THREADS 256
 
 /* σn² = 2.0 in Q16. */
 #define VIF_SIGMA_NSQ (1 << 17)
@@ -72,36 +73,23 @@ __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
 }
 
 /*
- * Pyramid level `scale` from the previous one (w x h, samples of type T,
- * depth bpc): output (i, j) is the horizontal tap sum, at column 2j, of
- * the vertical results of row 2i, each rounded to uint16_t first.
+ * Pyramid level from the previous one (w x h, samples of type T, depth
+ * bpc), on tiles of VIF_DEC_TILE_W x VIF_DEC_TILE_H outputs per block of
+ * VIF_THREADS threads: output (i, j) is the horizontal tap sum, at column
+ * 2j, of the vertical results of row 2i, each rounded to uint16_t first.
+ *
+ * A block loads the input rows and columns its outputs read (rows
+ * 2·i0 − half .. 2·(i0 + TH − 1) + half, columns likewise) of both
+ * pictures into shared memory, mirrored as the reference mirrors them;
+ * runs the vertical pass at the even rows only, over every column of the
+ * tile, into shared memory (uint16_t, as the reference's row v); then the
+ * horizontal pass at the even columns only. Mirroring columns before the
+ * vertical pass is the same as padding its row of results after, as the
+ * reference does. Rows of tiles beyond the grid's height are visited by
+ * a grid-stride loop.
  */
-template <typename T, int FW>
-__device__ static inline void vif_decimate(uint16_t *dst, const T *src, size_t pitch,
-                                           int w, int h, int bpc, const uint16_t *f,
-                                           int i, int j)
-{
-    const int half = FW / 2;
-    const uint32_t rnd = 1u << (bpc - 1);
-    const T *rows[FW];
-    uint16_t v[FW];
-    uint32_t s;
-
-    for (int k = 0; k < FW; k++)
-        rows[k] = vif_row(src, pitch, vif_mirror(2 * i - half + k, h));
-    /* v[t]: vertical result at padded column 2j - half + t. */
-    for (int t = 0; t < FW; t++) {
-        const int c = vif_mirror(2 * j - half + t, w);
-        uint32_t sv = (uint32_t)f[half] * rows[half][c];
-        for (int k = 0; k < half; k++)
-            sv += f[k] * ((uint32_t)rows[k][c] + rows[FW - 1 - k][c]);
-        v[t] = (uint16_t)((sv + rnd) >> bpc);
-    }
-    s = (uint32_t)f[half] * v[half];
-    for (int k = 0; k < half; k++)
-        s += f[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
-    dst[(size_t)i * (w / 2) + j] = (uint16_t)((s + 32768) >> 16);
-}
+#define VIF_DEC_TILE_W 32
+#define VIF_DEC_TILE_H 16
 
 template <typename T, int FW>
 __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst_dis,
@@ -110,12 +98,65 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
                                                 int w, int h, int bpc,
                                                 const uint16_t *f)
 {
-    const int j = blockIdx.x * VIF_BLOCK_X + threadIdx.x;
+    enum {
+        HALF = FW / 2,
+        IW   = 2 * VIF_DEC_TILE_W + FW - 2,     /* input columns of a tile */
+        IH   = 2 * VIF_DEC_TILE_H + FW - 2,     /* input rows of a tile */
+    };
+    __shared__ T s_in[2][IH * IW];
+    __shared__ uint16_t s_v[2][VIF_DEC_TILE_H * IW];
+    __shared__ uint16_t s_f[FW];
+    const int tid = threadIdx.x;
+    const int ow = w / 2, oh = h / 2;
+    const int tiles_y = (oh + VIF_DEC_TILE_H - 1) / VIF_DEC_TILE_H;
+    const int j0 = blockIdx.x * VIF_DEC_TILE_W;
+    const uint32_t rnd = 1u << (bpc - 1);
 
-    for (int i = blockIdx.y * VIF_BLOCK_Y + threadIdx.y; j < w / 2 && i < h / 2;
-         i += gridDim.y * VIF_BLOCK_Y) {
-        vif_decimate<T, FW>(dst_ref, ref, ref_pitch, w, h, bpc, f, i, j);
-        vif_decimate<T, FW>(dst_dis, dis, dis_pitch, w, h, bpc, f, i, j);
+    if (tid < FW)
+        s_f[tid] = f[tid];
+    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+        const int i0 = ty * VIF_DEC_TILE_H;
+
+        /* Cell (r, c): input (2·i0 − half + r, 2·j0 − half + c), mirrored. */
+        for (int n = tid; n < 2 * IH * IW; n += VIF_THREADS) {
+            const int p = n / (IH * IW), r = n / IW % IH, c = n % IW;
+            const T *row = vif_row(p ? dis : ref, p ? dis_pitch : ref_pitch,
+                                   vif_mirror(2 * i0 - HALF + r, h));
+            s_in[p][r * IW + c] = row[vif_mirror(2 * j0 - HALF + c, w)];
+        }
+        __syncthreads();
+
+        /* Vertical pass at output row o (input row 2·(i0 + o)): tile rows
+         * 2o .. 2o + FW − 1. */
+        for (int n = tid; n < 2 * VIF_DEC_TILE_H * IW; n += VIF_THREADS) {
+            const int p = n / (VIF_DEC_TILE_H * IW), o = n / IW % VIF_DEC_TILE_H, c = n % IW;
+            const T *x = &s_in[p][2 * o * IW + c];
+            uint32_t sv = (uint32_t)s_f[HALF] * x[HALF * IW];
+
+            for (int k = 0; k < HALF; k++)
+                sv += s_f[k] * ((uint32_t)x[k * IW] + x[(FW - 1 - k) * IW]);
+            s_v[p][o * IW + c] = (uint16_t)((sv + rnd) >> bpc);
+        }
+        __syncthreads();
+
+        /* Horizontal pass at output column q (input column 2·(j0 + q)):
+         * tile columns 2q .. 2q + FW − 1. */
+        for (int n = tid; n < 2 * VIF_DEC_TILE_H * VIF_DEC_TILE_W; n += VIF_THREADS) {
+            const int p = n / (VIF_DEC_TILE_H * VIF_DEC_TILE_W);
+            const int o = n / VIF_DEC_TILE_W % VIF_DEC_TILE_H, q = n % VIF_DEC_TILE_W;
+            const int i = i0 + o, j = j0 + q;
+            const uint16_t *v = &s_v[p][o * IW + 2 * q];
+            uint32_t s;
+
+            if (i >= oh || j >= ow)
+                continue;
+            s = (uint32_t)s_f[HALF] * v[HALF];
+            for (int k = 0; k < HALF; k++)
+                s += s_f[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
+            (p ? dst_dis : dst_ref)[(size_t)i * ow + j] = (uint16_t)((s + 32768) >> 16);
+        }
+        /* The next tile overwrites s_in. */
+        __syncthreads();
     }
 }
 
@@ -132,14 +173,16 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
  */
 #define VIF_TILE_W  64
 #define VIF_TILE_H  16
-#define VIF_THREADS 256
 
 /*
  * Vertical pass of one column, 8-bit samples x[k · stride], y[k · stride]
  * (k < FW, the FW rows centred on the output row): the reference's
- * per-row products (means and squares as two 32-bit lanes of one 64-bit
- * word, ref low, dis high; x·y in 32 bits), summed with the same widths;
- * means (Σ + 128) >> 8, second moments unshifted.
+ * per-row products and sums, means (Σ + 128) >> 8, second moments
+ * unshifted. The reference carries the means and the squares of both
+ * pictures as two 32-bit lanes of one 64-bit word; no lane ever carries
+ * into the next (the taps sum to 65536: Σ f·x <= 65536 · 255 < 2^24,
+ * Σ f·x² <= 65536 · 255² < 2^32), so each lane is its own 32-bit sum here:
+ * 32-bit multiply-adds instead of 64-bit multiplies.
  */
 template <int FW>
 __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
@@ -147,38 +190,42 @@ __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t
                                           int stride, int bpc, const uint16_t *f)
 {
     const int half = FW / 2;
-    uint64_t pmu[FW], psq[FW];
-    uint32_t pxy[FW];
-    uint64_t c, mu, sq;
-    uint32_t xy;
+    uint32_t a[FW], b[FW];
+    uint32_t c, mu1, mu2, xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const uint32_t a = x[k * stride], b = y[k * stride];
-        pmu[k] = a | (uint64_t)b << 32;
-        psq[k] = a * a | (uint64_t)(b * b) << 32;
-        pxy[k] = a * b;
+        a[k] = x[k * stride];
+        b[k] = y[k * stride];
     }
-    c  = f[half];
-    mu = c * pmu[half];
-    sq = c * psq[half];
-    xy = (uint32_t)c * pxy[half];
+    c   = f[half];
+    mu1 = c * a[half];
+    mu2 = c * b[half];
+    xx  = c * (a[half] * a[half]);
+    yy  = c * (b[half] * b[half]);
+    xy  = c * (a[half] * b[half]);
     for (int k = 0; k < half; k++) {
-        c   = f[k];
-        mu += c * (pmu[k] + pmu[FW - 1 - k]);
-        sq += c * (psq[k] + psq[FW - 1 - k]);
-        xy += (uint32_t)c * (pxy[k] + pxy[FW - 1 - k]);
+        const int l = k, r = FW - 1 - k;
+        c    = f[k];
+        mu1 += c * (a[l] + a[r]);
+        mu2 += c * (b[l] + b[r]);
+        xx  += c * (a[l] * a[l] + a[r] * a[r]);
+        yy  += c * (b[l] * b[l] + b[r] * b[r]);
+        xy  += c * (a[l] * b[l] + a[r] * b[r]);
     }
-    *muv = (((uint32_t)mu + 128) >> 8) |
-           (uint64_t)(((mu >> 32) + 128) >> 8) << 32;
-    *xxv = (uint32_t)sq;
-    *yyv = (uint32_t)(sq >> 32);
+    *muv = ((mu1 + 128) >> 8) | (uint64_t)((mu2 + 128) >> 8) << 32;
+    *xxv = xx;
+    *yyv = yy;
     *xyv = xy;
 }
 
 /*
  * Same for uint16_t samples of depth bpc (16 for pyramid levels): means
  * (Σ + 2^(bpc-1)) >> bpc per lane, second moments in 64 bits, then
- * (Σ + 2^(ks-1)) >> ks with ks = 2·(bpc - 8).
+ * (Σ + 2^(ks-1)) >> ks with ks = 2·(bpc - 8). The reference's two mean
+ * lanes never carry (Σ f·x + 2^(bpc-1) <= 65536 · 65535 + 2^15 < 2^32
+ * for any uint16_t x), so they are 32-bit sums here; the second moments
+ * are sums of 32 x 32 -> 64-bit products (c·(p + q) = c·p + c·q: the
+ * same integer, below 2^50).
  */
 template <int FW>
 __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t *yyv,
@@ -187,33 +234,32 @@ __device__ static inline void vif_vert_px(uint64_t *muv, uint32_t *xxv, uint32_t
 {
     const int half = FW / 2;
     const int ks = 2 * (bpc - 8);
-    const uint64_t rmu = 1u << (bpc - 1);
+    const uint32_t rmu = 1u << (bpc - 1);
     const uint64_t rs  = ks ? 1ull << (ks - 1) : 0;
-    uint64_t pmu[FW], psq[FW];
-    uint32_t pyy[FW], pxy[FW];
-    uint64_t c, mu, xx, yy, xy;
+    uint32_t a[FW], b[FW];
+    uint32_t c, mu1, mu2;
+    uint64_t xx, yy, xy;
 
     for (int k = 0; k < FW; k++) {
-        const uint32_t a = x[k * stride], b = y[k * stride];
-        pmu[k] = a | (uint64_t)b << 32;
-        psq[k] = a * a;
-        pyy[k] = b * b;
-        pxy[k] = a * b;
+        a[k] = x[k * stride];
+        b[k] = y[k * stride];
     }
-    c  = f[half];
-    mu = c * pmu[half];
-    xx = c * psq[half];
-    yy = c * pyy[half];
-    xy = c * pxy[half];
+    c   = f[half];
+    mu1 = c * a[half];
+    mu2 = c * b[half];
+    xx  = (uint64_t)c * (a[half] * a[half]);
+    yy  = (uint64_t)c * (b[half] * b[half]);
+    xy  = (uint64_t)c * (a[half] * b[half]);
     for (int k = 0; k < half; k++) {
-        c   = f[k];
-        mu += c * (pmu[k] + pmu[FW - 1 - k]);
-        xx += c * (psq[k] + psq[FW - 1 - k]);
-        yy += c * ((uint64_t)pyy[k] + pyy[FW - 1 - k]);
-        xy += c * ((uint64_t)pxy[k] + pxy[FW - 1 - k]);
+        const int l = k, r = FW - 1 - k;
+        c    = f[k];
+        mu1 += c * (a[l] + a[r]);
+        mu2 += c * (b[l] + b[r]);
+        xx  += (uint64_t)c * (a[l] * a[l]) + (uint64_t)c * (a[r] * a[r]);
+        yy  += (uint64_t)c * (b[l] * b[l]) + (uint64_t)c * (b[r] * b[r]);
+        xy  += (uint64_t)c * (a[l] * b[l]) + (uint64_t)c * (a[r] * b[r]);
     }
-    *muv = (((mu & 0xffffffff) + rmu) >> bpc) |
-           (((mu >> 32) + rmu) >> bpc) << 32;
+    *muv = ((mu1 + rmu) >> bpc) | (uint64_t)((mu2 + rmu) >> bpc) << 32;
     *xxv = (uint32_t)((xx + rs) >> ks);
     *yyv = (uint32_t)((yy + rs) >> ks);
     *xyv = (uint32_t)((xy + rs) >> ks);
@@ -233,24 +279,31 @@ __device__ static inline void vif_stat_px(gpu_u64 *sums, const uint64_t *muv,
                                           double egl, const uint16_t *tab)
 {
     const int half = FW / 2;
-    uint64_t c   = f[half];
-    uint64_t mu  = c * muv[half];
-    uint64_t sxx = c * xxv[half];
-    uint64_t syy = c * yyv[half];
-    uint64_t sxy = c * xyv[half];
+    /* The reference's means are two 32-bit lanes of one 64-bit sum, whose
+     * low lane may carry into the high one (16-bit input of a lower depth
+     * whose samples exceed it): the low lane's sum in 64 bits, the high
+     * lane's in 32, then the carry added as the 64-bit sum adds it. The
+     * second moments: sums of 32 x 32 -> 64-bit products. */
+    uint32_t c   = f[half];
+    uint64_t lo  = (uint64_t)c * (uint32_t)muv[half];
+    uint32_t hi  = c * (uint32_t)(muv[half] >> 32);
+    uint64_t sxx = (uint64_t)c * xxv[half];
+    uint64_t syy = (uint64_t)c * yyv[half];
+    uint64_t sxy = (uint64_t)c * xyv[half];
     uint32_t mu1, mu2, xx, yy, xy, mu1_sq, mu2_sq, mu1_mu2;
     int32_t sig1, sig2, sig12;
 
     for (int k = 0; k < half; k++) {
         const int l = k, r = FW - 1 - k;
         c = f[k];
-        mu  += c * (muv[l] + muv[r]);
-        sxx += c * ((uint64_t)xxv[l] + xxv[r]);
-        syy += c * ((uint64_t)yyv[l] + yyv[r]);
-        sxy += c * ((uint64_t)xyv[l] + xyv[r]);
+        lo  += (uint64_t)c * (uint32_t)muv[l] + (uint64_t)c * (uint32_t)muv[r];
+        hi  += c * ((uint32_t)(muv[l] >> 32) + (uint32_t)(muv[r] >> 32));
+        sxx += (uint64_t)c * xxv[l] + (uint64_t)c * xxv[r];
+        syy += (uint64_t)c * yyv[l] + (uint64_t)c * yyv[r];
+        sxy += (uint64_t)c * xyv[l] + (uint64_t)c * xyv[r];
     }
-    mu1 = (uint32_t)mu;
-    mu2 = (uint32_t)(mu >> 32);
+    mu1 = (uint32_t)lo;
+    mu2 = hi + (uint32_t)(lo >> 32);
     xx = (uint32_t)((sxx + 32768) >> 16);
     yy = (uint32_t)((syy + 32768) >> 16);
     xy = (uint32_t)((sxy + 32768) >> 16);
@@ -377,7 +430,7 @@ __device__ static inline void vif_scale(const T *ref, size_t ref_pitch, const T 
  * the levels written here are packed. The statistics kernels run on a
  * grid of tiles, one block of VIF_THREADS threads each.
  */
-#define VIF_BOUNDS __launch_bounds__(VIF_BLOCK_X * VIF_BLOCK_Y)
+#define VIF_BOUNDS __launch_bounds__(VIF_THREADS)
 #define VIF_SCALE_BOUNDS __launch_bounds__(VIF_THREADS)
 
 GPU_KERNEL void VIF_SCALE_BOUNDS

@@ -49,14 +49,14 @@ enum VIFKernel {
     NB_KERNELS
 };
 
-/* The decimation's block: 32 x 8 threads. */
-#define BLOCK_X 32
-#define BLOCK_Y 8
-#define GRID_MAX_Y 65535
-/* The statistics' tiles and their block, as in vif.hip. */
+/* The tiles of the statistics and of the decimation, and their block
+ * (every kernel's), as in vif.hip. */
 #define TILE_W  64
 #define TILE_H  16
+#define DEC_TILE_W 32
+#define DEC_TILE_H 16
 #define THREADS 256
+#define GRID_MAX_Y 65535
 
 /* The 4 sums of each scale, as in FFVmafVifAccum, in the frame's results. */
 #define NB_SUMS   (4 * FF_VMAF_VIF_SCALES)
@@ -158,9 +158,12 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             /* Only scale 1 reads the input, and only its 16-bit kernel
              * takes the depth; the levels are always bpc 16. An empty
              * level launches nothing: its sums stay 0, as on the CPU. */
-            ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate", w / 2, h / 2,
-                                        BLOCK_X, BLOCK_Y, GRID_MAX_Y,
-                                        scale == 1 && hbd ? args16 : args8);
+            /* A block a DEC_TILE_W x DEC_TILE_H tile of the level; rows
+             * of tiles beyond GRID_MAX_Y are a grid-stride loop. */
+            ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate",
+                                        (w / 2 + DEC_TILE_W - 1) / DEC_TILE_W * THREADS,
+                                        (h / 2 + DEC_TILE_H - 1) / DEC_TILE_H, THREADS, 1,
+                                        GRID_MAX_Y, scale == 1 && hbd ? args16 : args8);
             if (ret < 0)
                 return ret;
             cur_ref = dst_ref;
