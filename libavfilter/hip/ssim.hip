@@ -588,7 +588,7 @@ GPU_KERNEL void __launch_bounds__(SSIM_SCAN_THREADS) vmaf_ssim_scan(FFSsimSumLay
             }
         } else if (f == count && tid == count - 1) {
             /* All accepted. */
-            s_sum = (double)ff_ssim_sum_add(at, el.q[at & 1]) * u;
+            s_sum = (double)ff_ssim_sum_add(at, FF_SSIM_SUM_SEL(el.q, at & 1)) * u;
             if (tid < nt) {
                 const int e = pos + (tid + 1) * per < ow ? pos + (tid + 1) * per : ow;
                 s_row = e == ow ? row + 1 : row;

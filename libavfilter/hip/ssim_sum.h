@@ -161,10 +161,14 @@ SSIM_SUM_FN int ff_ssim_sum_out_of_reach(const FFSsimModel *m)
     return 0;
 }
 
+/* Selections by parity, not indices: the models stay in registers. */
+#define FF_SSIM_SUM_SEL(v, odd) ((odd) ? (v)[1] : (v)[0])
+
 /** Append term x (inv = 1 / u of m's binade). */
 SSIM_SUM_FN void ff_ssim_sum_push(FFSsimModel *m, double x, double inv)
 {
-    int64_t r[2];
+    int64_t r[2], q0, q1;
+    const int first = !m->n;
 
     m->n++;
     if (m->bad)
@@ -173,18 +177,24 @@ SSIM_SUM_FN void ff_ssim_sum_push(FFSsimModel *m, double x, double inv)
         m->bad = 1;
         return;
     }
-    for (int p = 0; p < 2; p++) {
-        const int64_t q = m->q[p] + r[(p + m->q[p]) & 1];
-        m->mn[p] = m->n == 1 || q < m->mn[p] ? q : m->mn[p];
-        m->mx[p] = m->n == 1 || q > m->mx[p] ? q : m->mx[p];
-        m->q[p]  = q;
-    }
+    /* a + q[p] has the parity of p + q[p]. */
+    q0 = m->q[0] + FF_SSIM_SUM_SEL(r, m->q[0] & 1);
+    q1 = m->q[1] + FF_SSIM_SUM_SEL(r, !(m->q[1] & 1));
+    m->mn[0] = first || q0 < m->mn[0] ? q0 : m->mn[0];
+    m->mx[0] = first || q0 > m->mx[0] ? q0 : m->mx[0];
+    m->mn[1] = first || q1 < m->mn[1] ? q1 : m->mn[1];
+    m->mx[1] = first || q1 > m->mx[1] ? q1 : m->mx[1];
+    m->q[0]  = q0;
+    m->q[1]  = q1;
     m->bad = ff_ssim_sum_out_of_reach(m);
 }
 
 /** m, then c (of the same binade): one model. */
 SSIM_SUM_FN void ff_ssim_sum_compose(FFSsimModel *m, const FFSsimModel *c)
 {
+    int64_t q0, q1, lo, hi;
+    int o0, o1;
+
     if (!c->n)
         return;
     if (!m->n) {
@@ -197,14 +207,20 @@ SSIM_SUM_FN void ff_ssim_sum_compose(FFSsimModel *m, const FFSsimModel *c)
         return;
     }
     /* Every value is within 2^55 (else bad): no overflow. */
-    for (int p = 0; p < 2; p++) {
-        const int64_t q = m->q[p];
-        const int p2 = (int)((p + q) & 1);
-        const int64_t lo = q + c->mn[p2], hi = q + c->mx[p2];
-        m->mn[p] = lo < m->mn[p] ? lo : m->mn[p];
-        m->mx[p] = hi > m->mx[p] ? hi : m->mx[p];
-        m->q[p]  = q + c->q[p2];
-    }
+    q0 = m->q[0];
+    q1 = m->q[1];
+    o0 = (int)(q0 & 1);         /* parity of a + q at c's start, a even */
+    o1 = !(q1 & 1);             /* a odd */
+    lo = q0 + FF_SSIM_SUM_SEL(c->mn, o0);
+    hi = q0 + FF_SSIM_SUM_SEL(c->mx, o0);
+    m->mn[0] = lo < m->mn[0] ? lo : m->mn[0];
+    m->mx[0] = hi > m->mx[0] ? hi : m->mx[0];
+    m->q[0]  = q0 + FF_SSIM_SUM_SEL(c->q, o0);
+    lo = q1 + FF_SSIM_SUM_SEL(c->mn, o1);
+    hi = q1 + FF_SSIM_SUM_SEL(c->mx, o1);
+    m->mn[1] = lo < m->mn[1] ? lo : m->mn[1];
+    m->mx[1] = hi > m->mx[1] ? hi : m->mx[1];
+    m->q[1]  = q1 + FF_SSIM_SUM_SEL(c->q, o1);
     m->bad = ff_ssim_sum_out_of_reach(m);
 }
 
@@ -227,11 +243,11 @@ SSIM_SUM_FN int ff_ssim_sum_inside(int64_t v, int neg)
  */
 SSIM_SUM_FN int ff_ssim_sum_fits(const FFSsimModel *m, int64_t a, int neg)
 {
-    const int p = (int)(a & 1);
+    const int odd = (int)(a & 1);
 
     return m->n > 0 && !m->bad &&
-           ff_ssim_sum_inside(ff_ssim_sum_add(a, m->mn[p]), neg) &&
-           ff_ssim_sum_inside(ff_ssim_sum_add(a, m->mx[p]), neg);
+           ff_ssim_sum_inside(ff_ssim_sum_add(a, FF_SSIM_SUM_SEL(m->mn, odd)), neg) &&
+           ff_ssim_sum_inside(ff_ssim_sum_add(a, FF_SSIM_SUM_SEL(m->mx, odd)), neg);
 }
 
 /**
@@ -244,7 +260,7 @@ SSIM_SUM_FN int ff_ssim_sum_step(int64_t *a, double x, double inv, int neg)
 
     if (!ff_ssim_sum_round(x, inv, r))
         return 0;
-    v = *a + r[*a & 1];     /* |a| < 2^53, |r| <= 2^53 */
+    v = *a + FF_SSIM_SUM_SEL(r, *a & 1);    /* |a| < 2^53, |r| <= 2^53 */
     if (!ff_ssim_sum_inside(v, neg))
         return 0;
     *a = v;
