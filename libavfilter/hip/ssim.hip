@@ -24,10 +24,12 @@
  *  - terms: per scale, the five Gaussian-filtered moments from shared
  *    memory tiles (horizontal pass of the tile's rows, then vertical) and
  *    the l, c, s, l c s terms of each window position, stored as doubles,
- *    with an approximate sum per chunk of 32 positions;
- *  - prefix, runs, scan: the sequential raster-order double sums of the
- *    terms with the reference's bits (ssim_sum.h): approximate starts,
- *    chunk and row summaries, then one thread per sum walks them.
+ *    with an approximate sum per 32 positions of a row;
+ *  - prefix, rows, scan: the sequential raster-order double sums of the
+ *    terms with the reference's bits (ssim_sum.h): approximate S before
+ *    each row, each row's exact integer model for that binade, then a
+ *    block per sum applies the models (and the terms where S leaves a
+ *    binade) with parallel scans.
  *
  * Every per-sample expression is the reference's, in its types and order
  * (float products, double sums stored as float); the taps are the host's,
@@ -289,53 +291,94 @@ GPU_KERNEL void vmaf_ssim_box_16(float *dst_ref, float *dst_dis, const uint8_t *
     ssim_box<uint16_t>(dst_ref, dst_dis, ref, dis, pitch, w, h, factor, ow, oh, div);
 }
 
-#define SSIM_PREFIX_THREADS 256
+#if defined(__HIP__) || defined(__HIPCC__)
+#define SSIM_SHFL_UP32(v, d) __shfl_up((v), (d), 32)
+#else
+#define SSIM_SHFL_UP32(v, d) __shfl_up_sync(0xffffffffu, (v), (d), 32)
+#endif
+
+#define SSIM_PREFIX_THREADS 1024
 
 /*
- * Approximate S before each chunk, a block per (scale, sum): contiguous
- * ranges of chunks per thread, their totals scanned in shared memory.
+ * Approximate S before each row, a block per (scale, sum): each thread
+ * adds the approximate sums of its rows, the block scans the totals.
  * Only guesses are made from these, so their order does not matter.
  */
 GPU_KERNEL void __launch_bounds__(SSIM_PREFIX_THREADS) vmaf_ssim_prefix(FFSsimSumLayout L)
 {
-    __shared__ double tot[SSIM_PREFIX_THREADS];
-    const int job = blockIdx.y, sc = job / L.nb_sums, m = job % L.nb_sums;
-    const int tid = threadIdx.x;
-    const int n = L.oh[sc] * L.ncx[sc];
-    const double *ap = (const double *)L.approx[sc] + (size_t)m * n;
-    double *st = (double *)L.start[sc] + (size_t)m * n;
-    const int per = (n + SSIM_PREFIX_THREADS - 1) / SSIM_PREFIX_THREADS;
-    const int b = tid * per, e = b + per < n ? b + per : n;
-    double run = 0.0;
+    __shared__ double tot[SSIM_PREFIX_THREADS / 32];
+    const int job = blockIdx.x, sc = job / L.nb_sums, m = job % L.nb_sums;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int oh = L.oh[sc], ncx = L.ncx[sc];
+    const double *ap = (const double *)L.approx[sc] + (size_t)m * oh * ncx;
+    double *st = (double *)L.start[sc] + (size_t)m * oh;
+    const int per = (oh + SSIM_PREFIX_THREADS - 1) / SSIM_PREFIX_THREADS;
+    const int b = tid * per, e = b + per < oh ? b + per : oh;
+    double own = 0.0, v, run;
 
     for (int i = b; i < e; i++)
-        run += ap[i];
-    tot[tid] = run;
+        for (int c = 0; c < ncx; c++)
+            own += ap[(size_t)i * ncx + c];
+    v = own;
+    for (int d = 1; d < 32; d <<= 1) {
+        const double o = SSIM_SHFL_UP32(v, d);
+        if (lane >= d)
+            v += o;
+    }
+    if (lane == 31)
+        tot[warp] = v;
     __syncthreads();
-    if (!tid) {
-        double acc = 0.0;
-        for (int i = 0; i < SSIM_PREFIX_THREADS; i++) {
-            const double v = tot[i];
-            tot[i] = acc;
-            acc += v;
+    if (warp == 0) {
+        double w = tot[lane];
+        for (int d = 1; d < 32; d <<= 1) {
+            const double o = SSIM_SHFL_UP32(w, d);
+            if (lane >= d)
+                w += o;
         }
+        tot[lane] = w;
     }
     __syncthreads();
-    run = tot[tid];
+    run = v - own + (warp ? tot[warp - 1] : 0.0);
     for (int i = b; i < e; i++) {
+        double r = 0.0;
+        for (int c = 0; c < ncx; c++)
+            r += ap[(size_t)i * ncx + c];
         st[i] = run;
-        run += ap[i];
+        run += r;
     }
 }
 
-#define SSIM_RUNS_THREADS 64
+#define SSIM_ROWS_THREADS 128
 
-/* A block per (scale, sum, row): its chunks' summaries, then the row's. */
-GPU_KERNEL void __launch_bounds__(SSIM_RUNS_THREADS) vmaf_ssim_runs(FFSsimSumLayout L)
+/** m, then lane + d's model of a warp (the lanes in order). */
+__device__ static inline void ssim_model_shfl_compose(FFSsimModel *m, int d, int lane)
 {
-    int row = blockIdx.y, sc = 0, m, y, ow, oh, ncx;
-    const double *x, *st;
-    FFSsimRun *ch;
+    FFSsimModel c;
+
+    for (int p = 0; p < 2; p++) {
+        c.q[p]  = GPU_SHFL_DOWN32((gpu_i64)m->q[p], d);
+        c.mn[p] = GPU_SHFL_DOWN32((gpu_i64)m->mn[p], d);
+        c.mx[p] = GPU_SHFL_DOWN32((gpu_i64)m->mx[p], d);
+    }
+    c.n   = GPU_SHFL_DOWN32(m->n, d);
+    c.bad = GPU_SHFL_DOWN32(m->bad, d);
+    if (!(lane & (2 * d - 1)))
+        ff_ssim_sum_compose(m, &c);
+}
+
+/*
+ * A block per (scale, sum, row): the row's model for the binade of the
+ * approximate S before it. Each thread takes a stretch of the row; the
+ * stretches are composed in order.
+ */
+GPU_KERNEL void __launch_bounds__(SSIM_ROWS_THREADS) vmaf_ssim_rows(FFSsimSumLayout L)
+{
+    __shared__ FFSsimModel part[SSIM_ROWS_THREADS / 32];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    int row = blockIdx.x, sc = 0, m, y, ow, oh, key, per, b, e;
+    const double *x;
+    FFSsimModel *out, acc;
+    double inv;
 
     while (sc < L.nb_scales - 1 && row >= L.nb_sums * L.oh[sc]) {
         row -= L.nb_sums * L.oh[sc];
@@ -343,80 +386,219 @@ GPU_KERNEL void __launch_bounds__(SSIM_RUNS_THREADS) vmaf_ssim_runs(FFSsimSumLay
     }
     ow  = L.ow[sc];
     oh  = L.oh[sc];
-    ncx = L.ncx[sc];
     m   = row / oh;
     y   = row % oh;
     if (m >= L.nb_sums)
         return;
-    x  = (const double *)L.terms[sc] + ((size_t)m * oh + y) * ow;
-    st = (const double *)L.start[sc] + ((size_t)m * oh + y) * ncx;
-    ch = (FFSsimRun *)L.chunks[sc] + ((size_t)m * oh + y) * ncx;
-
-    for (int c = threadIdx.x; c < ncx; c += SSIM_RUNS_THREADS) {
-        const int n = ow - c * FF_SSIM_SUM_CHUNK < FF_SSIM_SUM_CHUNK ?
-                      ow - c * FF_SSIM_SUM_CHUNK : FF_SSIM_SUM_CHUNK;
-        FFSsimRun r;
-        ff_ssim_sum_chunk(&r, x + c * FF_SSIM_SUM_CHUNK, n, st[c]);
-        ch[c] = r;
+    x   = (const double *)L.terms[sc] + ((size_t)m * oh + y) * ow;
+    out = (FFSsimModel *)L.rows[sc] + (size_t)m * oh + y;
+    key = ff_ssim_sum_key(((const double *)L.start[sc])[(size_t)m * oh + y]);
+    if (key < 0) {
+        if (!tid)
+            out->key = -1;
+        return;
     }
+    inv = ff_ssim_sum_pow2(52 - (key - 1024));
+    per = (ow + SSIM_ROWS_THREADS - 1) / SSIM_ROWS_THREADS;
+    b   = tid * per;
+    e   = b + per < ow ? b + per : ow;
+    ff_ssim_sum_empty(&acc, key);
+    for (int i = b; i < e; i++)
+        ff_ssim_sum_push(&acc, x[i], inv);
+    for (int d = 1; d < 32; d <<= 1)
+        ssim_model_shfl_compose(&acc, d, lane);
+    if (!lane)
+        part[warp] = acc;
     __syncthreads();
-    if (!threadIdx.x) {
-        FFSsimRun acc;
-        acc.n = 0;
-        for (int c = 0; c < ncx; c++) {
-            const FFSsimRun r = ch[c];
-            ff_ssim_sum_append(&acc, &r);
-        }
-        ((FFSsimRun *)L.rows[sc])[(size_t)m * oh + y] = acc;
+    if (!tid) {
+        for (int w = 1; w < SSIM_ROWS_THREADS / 32; w++)
+            ff_ssim_sum_compose(&acc, &part[w]);
+        acc.key = acc.bad ? -1 : key;
+        *out = acc;
     }
 }
 
-/*
- * The sums, a thread per (scale, sum): rows that provably stay in one
- * binade at once, else their chunks, else term by term as the reference.
- * out[scale * nb_sums + sum].
- */
-GPU_KERNEL void vmaf_ssim_scan(FFSsimSumLayout L, double *out)
+#define SSIM_SCAN_THREADS 1024
+/** Most terms a thread of the scan takes from the current row. */
+#define SSIM_SCAN_TERMS 16
+
+/* The advances (for a even, odd) of m, then n. */
+__device__ static inline void ssim_pair(gpu_u64 *r0, gpu_u64 *r1, gpu_u64 m0, gpu_u64 m1,
+                                        gpu_u64 n0, gpu_u64 n1)
 {
-    const int job = blockIdx.x * blockDim.x + threadIdx.x;
-    int sc, m, ow, oh, ncx;
-    const double *x;
-    const FFSsimRun *rows, *ch;
-    FFSsimRun next;
-    double s = 0.0;
+    *r0 = m0 + ((m0 & 1) ? n1 : n0);
+    *r1 = m1 + ((m1 & 1) ? n0 : n1);
+}
 
-    if (job >= L.nb_scales * L.nb_sums)
-        return;
-    sc   = job / L.nb_sums;
-    m    = job % L.nb_sums;
-    ow   = L.ow[sc];
-    oh   = L.oh[sc];
-    ncx  = L.ncx[sc];
-    x    = (const double *)L.terms[sc] + (size_t)m * oh * ow;
-    rows = (const FFSsimRun *)L.rows[sc] + (size_t)m * oh;
-    ch   = (const FFSsimRun *)L.chunks[sc] + (size_t)m * oh * ncx;
+/*
+ * The sums, a block per (scale, sum), S exact in shared memory. Each round
+ * lays out a window: the rest of the current row in stretches of up to
+ * SSIM_SCAN_TERMS terms a thread (when the row is to be taken term by
+ * term), then the models of the next rows, a thread each. The advances
+ * are scanned, each thread checks its own part at its exact start, and
+ * the longest accepted prefix is applied at once. The first part that
+ * fails: a row is taken term by term next round; a stretch is stepped
+ * through up to the term that leaves the binade, which is added as a
+ * double. out[scale * nb_sums + sum].
+ */
+GPU_KERNEL void __launch_bounds__(SSIM_SCAN_THREADS) vmaf_ssim_scan(FFSsimSumLayout L, double *out)
+{
+    __shared__ gpu_u64 wq[SSIM_SCAN_THREADS / 32][2];
+    __shared__ double s_sum;
+    __shared__ int s_row, s_pos, s_first;
+    const int job = blockIdx.x, sc = job / L.nb_sums, m = job % L.nb_sums;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int ow = L.ow[sc], oh = L.oh[sc];
+    const double *x = (const double *)L.terms[sc] + (size_t)m * oh * ow;
+    const FFSsimModel *rows = (const FFSsimModel *)L.rows[sc] + (size_t)m * oh;
 
-    next = rows[0];
-    for (int y = 0; y < oh; y++) {
-        const FFSsimRun r = next;
-        if (y + 1 < oh)
-            next = rows[y + 1];     /* loaded while this row is applied */
-        if (ff_ssim_sum_apply(&s, &r))
+    if (!tid) {
+        s_sum = 0.0;
+        s_row = 0;
+        s_pos = 0;      /* >= 0: the row from there term by term; -1: its model */
+    }
+    for (;;) {
+        double s, u, inv;
+        int row, pos, key, neg, per = 0, nt = 0, r0, nr, count, ok, f;
+        int64_t a, at;
+        gpu_u64 c0, c1, p0, p1;
+        FFSsimModel el;
+
+        __syncthreads();
+        s   = s_sum;
+        row = s_row;
+        pos = s_pos;
+        if (row >= oh)
+            break;
+        key = ff_ssim_sum_key(s);
+        if (key < 0) {
+            /* No binade to model (S is 0 at first): term by term. */
+            __syncthreads();        /* everyone has read the state */
+            if (!tid) {
+                while (row < oh && ff_ssim_sum_key(s) < 0) {
+                    pos = pos < 0 ? 0 : pos;
+                    s += x[(size_t)row * ow + pos];
+                    if (++pos == ow) {
+                        row++;
+                        pos = -1;
+                    }
+                }
+                s_sum = s;
+                s_row = row;
+                s_pos = pos;
+            }
             continue;
-        {
-            const FFSsimRun *cr = ch + (size_t)y * ncx;
-            FFSsimRun cnext = cr[0];
-            for (int c = 0; c < ncx; c++) {
-                const FFSsimRun rc = cnext;
-                const double *t = x + (size_t)y * ow + c * FF_SSIM_SUM_CHUNK;
-                if (c + 1 < ncx)
-                    cnext = cr[c + 1];
-                if (ff_ssim_sum_apply(&s, &rc))
-                    continue;
-                for (int k = 0; k < rc.n; k++)
-                    s += t[k];
+        }
+        u   = ff_ssim_sum_pow2(key - 1024 - 52);
+        inv = ff_ssim_sum_pow2(52 - (key - 1024));
+        a   = (int64_t)(s * inv);           /* S / u, exact */
+        neg = s < 0;
+
+        r0 = row;
+        if (pos >= 0) {
+            const int rem = ow - pos;
+            per = (rem + SSIM_SCAN_THREADS / 2 - 1) / (SSIM_SCAN_THREADS / 2);
+            per = per > SSIM_SCAN_TERMS ? SSIM_SCAN_TERMS : per;
+            nt  = (rem + per - 1) / per;
+            nt  = nt > SSIM_SCAN_THREADS ? SSIM_SCAN_THREADS : nt;
+            r0  = row + 1;
+        }
+        nr    = SSIM_SCAN_THREADS - nt < oh - r0 ? SSIM_SCAN_THREADS - nt : oh - r0;
+        count = nt + nr;
+        if (!tid)
+            s_first = count;
+
+        ok = 1;
+        if (tid < nt) {
+            const int b = pos + tid * per, e = b + per < ow ? b + per : ow;
+            ff_ssim_sum_empty(&el, key);
+            for (int i = b; i < e; i++)
+                ff_ssim_sum_push(&el, x[(size_t)row * ow + i], inv);
+        } else if (tid < count) {
+            el = rows[r0 + tid - nt];
+            ok = el.key == key;
+        } else {
+            ff_ssim_sum_empty(&el, -1);
+            ok = 0;
+        }
+
+        /* Inclusive scan of the advances: in the warp, then its warps. */
+        c0 = el.q[0];
+        c1 = el.q[1];
+        for (int d = 1; d < 32; d <<= 1) {
+            const gpu_u64 o0 = SSIM_SHFL_UP32(c0, d), o1 = SSIM_SHFL_UP32(c1, d);
+            if (lane >= d)
+                ssim_pair(&c0, &c1, o0, o1, c0, c1);
+        }
+        if (lane == 31) {
+            wq[warp][0] = c0;
+            wq[warp][1] = c1;
+        }
+        __syncthreads();
+        if (warp == 0) {
+            gpu_u64 w0 = wq[lane][0], w1 = wq[lane][1];
+            for (int d = 1; d < 32; d <<= 1) {
+                const gpu_u64 o0 = SSIM_SHFL_UP32(w0, d), o1 = SSIM_SHFL_UP32(w1, d);
+                if (lane >= d)
+                    ssim_pair(&w0, &w1, o0, o1, w0, w1);
+            }
+            wq[lane][0] = w0;
+            wq[lane][1] = w1;
+        }
+        __syncthreads();
+        /* Exclusive: the lanes before, after the warps before. */
+        p0 = SSIM_SHFL_UP32(c0, 1);
+        p1 = SSIM_SHFL_UP32(c1, 1);
+        if (!lane)
+            p0 = p1 = 0;
+        if (warp)
+            ssim_pair(&p0, &p1, wq[warp - 1][0], wq[warp - 1][1], p0, p1);
+        at = ff_ssim_sum_add(a, (int64_t)((a & 1) ? p1 : p0));
+
+        /* Exact where every part before is accepted. */
+        ok = ok && ff_ssim_sum_fits(&el, at, neg);
+        f  = ok ? SSIM_SCAN_THREADS : tid;
+        for (int d = 16; d > 0; d >>= 1) {
+            const int o = GPU_SHFL_DOWN32(f, d);
+            f = o < f ? o : f;
+        }
+        if (!lane)
+            atomicMin(&s_first, f);
+        __syncthreads();
+        f = s_first;
+
+        if (f < count && tid == f) {
+            if (tid < nt) {
+                /* Step to the term that leaves the binade; add it as the CPU does. */
+                const int b = pos + tid * per, e = b + per < ow ? b + per : ow;
+                int i = b;
+                while (i < e && ff_ssim_sum_step(&at, x[(size_t)row * ow + i], inv, neg))
+                    i++;
+                s = (double)at * u;
+                if (i < e)
+                    s += x[(size_t)row * ow + i++];
+                s_sum = s;
+                s_row = i == ow ? row + 1 : row;
+                s_pos = i == ow ? -1 : i;
+            } else {
+                /* This row's model fails: the row term by term. */
+                s_sum = (double)at * u;
+                s_row = r0 + tid - nt;
+                s_pos = 0;
+            }
+        } else if (f == count && tid == count - 1) {
+            /* All accepted. */
+            s_sum = (double)ff_ssim_sum_add(at, FF_SSIM_SUM_SEL(el.q, at & 1)) * u;
+            if (tid < nt) {
+                const int e = pos + (tid + 1) * per < ow ? pos + (tid + 1) * per : ow;
+                s_row = e == ow ? row + 1 : row;
+                s_pos = e == ow ? -1 : e;
+            } else {
+                s_row = r0 + tid - nt + 1;
+                s_pos = -1;
             }
         }
     }
-    out[job] = s;
+    if (!tid)
+        out[job] = s_sum;
 }

@@ -42,23 +42,23 @@ static const char *const ssim_kernels[] = {
     "vmaf_ssim_box_8", "vmaf_ssim_box_16",
     "vmaf_ms_ssim_decimate_8", "vmaf_ms_ssim_decimate_16", "vmaf_ms_ssim_decimate_f",
     "vmaf_ssim_terms_8", "vmaf_ssim_terms_16", "vmaf_ssim_terms_f",
-    "vmaf_ssim_prefix", "vmaf_ssim_runs", "vmaf_ssim_scan",
+    "vmaf_ssim_prefix", "vmaf_ssim_rows", "vmaf_ssim_scan",
     NULL
 };
 FF_VMAF_GPU_CODE(ssim, ssim_kernels);
 
 enum {
     K_BOX8, K_BOX16, K_DEC8, K_DEC16, K_DECF, K_TERMS8, K_TERMS16, K_TERMSF,
-    K_PREFIX, K_RUNS, K_SCAN, NB_KERNELS
+    K_PREFIX, K_ROWS, K_SCAN, NB_KERNELS
 };
 
 /* Geometry of the kernels (ssim.hip). */
 #define TILE_X        32
 #define TILE_Y        16
 #define THREADS_Y     8
-#define PREFIX_THREADS 256
-#define RUNS_THREADS  64
-#define MAX_GRID_Y    65535
+#define PREFIX_THREADS 1024
+#define ROWS_THREADS  128
+#define SCAN_THREADS  1024
 
 typedef struct SsimGpu {
     FFGpuFunction fn[NB_KERNELS];
@@ -81,7 +81,7 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
                          int w, int h, int scale0_float, int factor)
 {
     FFSsimSumLayout *L = &sg->L;
-    size_t size = 0, off[FF_SSIM_SUM_SCALES][7];
+    size_t size = 0, off[FF_SSIM_SUM_SCALES][6];
     FFGpuPtr base;
     int ret;
 
@@ -95,7 +95,7 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
     sg->total_rows = 0;
 
     /* One device buffer: per scale the float planes, then the terms,
-     * approximate sums and starts, chunk and row runs. */
+     * approximate sums and starts, row models. */
 #define ALLOC(n) (size += FFALIGN((size_t)(n), 256), size - FFALIGN((size_t)(n), 256))
     for (int i = 0; i < nb_scales; i++) {
         int ow, oh, ncx;
@@ -116,14 +116,10 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
         off[i][1] = i || scale0_float ? ALLOC((size_t)w * h * sizeof(float)) : 0;
         off[i][2] = ALLOC((size_t)nb_sums * ow * oh * sizeof(double));
         off[i][3] = ALLOC((size_t)nb_sums * oh * ncx * sizeof(double));
-        off[i][4] = ALLOC((size_t)nb_sums * oh * ncx * sizeof(double));
-        off[i][5] = ALLOC((size_t)nb_sums * oh * ncx * sizeof(FFSsimRun));
-        off[i][6] = ALLOC((size_t)nb_sums * oh * sizeof(FFSsimRun));
+        off[i][4] = ALLOC((size_t)nb_sums * oh * sizeof(double));
+        off[i][5] = ALLOC((size_t)nb_sums * oh * sizeof(FFSsimModel));
     }
 #undef ALLOC
-    /* The grid's second dimension holds a block per row of every sum. */
-    if (sg->total_rows > MAX_GRID_Y)
-        return AVERROR(ENOSYS);
     if ((ret = ff_vmaf_gpu_buffer(g, &base, size)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &sg->win, ff_vmaf_ssim_window,
                                      sizeof(ff_vmaf_ssim_window))) < 0 ||
@@ -136,8 +132,7 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
         L->terms[i]   = base + off[i][2];
         L->approx[i]  = base + off[i][3];
         L->start[i]   = base + off[i][4];
-        L->chunks[i]  = base + off[i][5];
-        L->rows[i]    = base + off[i][6];
+        L->rows[i]    = base + off[i][5];
     }
     sg->sums = ff_vmaf_gpu_reserve(g, (size_t)nb_scales * nb_sums * sizeof(double));
     return 0;
@@ -190,12 +185,13 @@ static int ssim_gpu_run(FFVmafGpu *g, SsimGpu *sg, unsigned index)
         void *largs[] = { L };
         void *sargs[] = { L, &out };
         if ((ret = ff_vmaf_gpu_launch_2d(g, sg->fn[K_PREFIX], "vmaf_ssim_prefix",
-                                         PREFIX_THREADS, jobs, PREFIX_THREADS, 1, 0, largs)) < 0 ||
-            (ret = ff_vmaf_gpu_launch_2d(g, sg->fn[K_RUNS], "vmaf_ssim_runs",
-                                         RUNS_THREADS, sg->total_rows, RUNS_THREADS, 1, 0,
+                                         jobs * PREFIX_THREADS, 1, PREFIX_THREADS, 1, 0,
+                                         largs)) < 0 ||
+            (ret = ff_vmaf_gpu_launch_2d(g, sg->fn[K_ROWS], "vmaf_ssim_rows",
+                                         sg->total_rows * ROWS_THREADS, 1, ROWS_THREADS, 1, 0,
                                          largs)) < 0 ||
             (ret = ff_vmaf_gpu_launch_2d(g, sg->fn[K_SCAN], "vmaf_ssim_scan",
-                                         jobs, 1, 32, 1, 0, sargs)) < 0)
+                                         jobs * SCAN_THREADS, 1, SCAN_THREADS, 1, 0, sargs)) < 0)
             return ret;
     }
     return 0;

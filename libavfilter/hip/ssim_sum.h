@@ -21,22 +21,27 @@
  * A sequential double sum, computed in parallel with the same bits.
  *
  * The SSIM core adds a term per window position to one double, in raster
- * order: S_k = fl(S_k-1 + x_k). While S stays inside one binade
- * [2^e, 2^(e+1)) (or its negative), every S_k is a multiple of
- * u = 2^(e-52), and fl(S + x) = S + u * r, where r is x / u rounded to the
- * nearest integer, ties to the r that makes S / u + r even. So a run of
- * terms adds u times an integer that depends on nothing but u and the
- * parity of S / u at its start: a run is summarised by that integer for
- * both parities (q[0], q[1]), and consecutive runs of one binade compose
- * exactly, in integers.
+ * order: S_k = fl(S_k-1 + x_k). While |S| stays inside one binade
+ * [2^e, 2^(e+1)), S = a u with u = 2^(e-52) and a an integer,
+ * 2^52 <= |a| < 2^53, and fl(S + x) = (a + r) u, where r is x / u rounded
+ * to the nearest integer, ties to the r that makes a + r even: r depends
+ * on x, u and the parity of a only. So a run of terms maps a to
+ * a + q[a & 1] (its model for the binade), and models compose exactly, in
+ * integers, in any grouping (a scan).
  *
- * Runs are chunks of 32 terms of a row and whole rows. Each run guesses
- * its binade from an approximate prefix sum; the scan that walks the runs
- * in order knows S exactly and applies a run only when S is in that binade
- * and the run provably stays in it (its partial sums, known to within a
- * bound, plus the rounding of at most u / 2 a term). Anything else (the
- * first terms, where S is small; the runs that cross a power of two) is
- * added term by term, as the CPU does.
+ * A model also holds the extremes of a's advance after each of its terms
+ * (for both parities): applied at a known a, it tells exactly whether
+ * every partial sum stays where the integer model holds,
+ * 2^52 + 1 <= |a + Q_k| <= 2^53 - 1 (then the exact S_k-1 + x_k lies
+ * strictly inside the binade, so its rounding is the model's). No bound or
+ * margin: the check is exact, and a term that fails it is added as a
+ * double, as the CPU does.
+ *
+ * Rows are summarised for the binade of an approximate S before them (a
+ * guess; a wrong one only fails the check). The scan (one block a sum)
+ * applies the longest prefix of the next rows, or of the terms of the
+ * current row, that the check accepts, adds the term that leaves the
+ * binade as a double, and goes on.
  *
  * Plain C as well as device code: the host tests use the same functions.
  */
@@ -53,19 +58,25 @@
 #define SSIM_SUM_FN static inline
 #endif
 
-/** Terms in a chunk; a row of the position grid is cut into chunks. */
+/** Positions per approximate sum of the terms kernel (a tile row). */
 #define FF_SSIM_SUM_CHUNK 32
 /** Scales a layout can hold (MS-SSIM's five). */
 #define FF_SSIM_SUM_SCALES 5
+/** |a + Q_k| must stay in [LO, HI] for the model to be exact. */
+#define FF_SSIM_SUM_LO (((int64_t)1 << 52) + 1)
+#define FF_SSIM_SUM_HI (((int64_t)1 << 53) - 1)
+/** Beyond this an advance is out of every check's reach: no overflow. */
+#define FF_SSIM_SUM_BIG ((int64_t)1 << 55)
 
-/** A run of consecutive terms. */
-typedef struct FFSsimRun {
-    int64_t q[2];       ///< sum of the rounded x / u, for S / u even, odd
-    double  pmin, pmax; ///< extremes of the partial sums (0 included), approximate
-    double  psum;       ///< sum of the terms, approximate
-    int32_t key;        ///< 2 (e + 1024) + (S < 0) of the binade; -1: add term by term
-    int32_t n;          ///< terms
-} FFSsimRun;
+/** The model of a run of terms for one binade. */
+typedef struct FFSsimModel {
+    int64_t q[2];       ///< advance of a = S / u over the run, a even, odd at its start
+    int64_t mn[2], mx[2]; ///< extremes of the advance after each term
+    int32_t key;        ///< e + 1024 of the binade [2^e, 2^(e+1)) of |S|; -1: none
+    int32_t n;          ///< terms (0: the empty run)
+    int32_t bad;        ///< a term or an advance out of reach: never applies
+    int32_t reserved;
+} FFSsimModel;
 
 /**
  * Where the per-scale buffers are (device addresses), shared by the host
@@ -75,13 +86,12 @@ typedef struct FFSsimRun {
 typedef struct FFSsimSumLayout {
     int32_t nb_scales, nb_sums;
     int32_t ow[FF_SSIM_SUM_SCALES], oh[FF_SSIM_SUM_SCALES];
-    int32_t ncx[FF_SSIM_SUM_SCALES];    ///< chunks per row
+    int32_t ncx[FF_SSIM_SUM_SCALES];    ///< approximate sums per row
     int32_t reserved;
     uint64_t terms[FF_SSIM_SUM_SCALES];  ///< double [nb_sums][oh][ow]
     uint64_t approx[FF_SSIM_SUM_SCALES]; ///< double [nb_sums][oh][ncx]: chunk sums, any order
-    uint64_t start[FF_SSIM_SUM_SCALES];  ///< double [nb_sums][oh][ncx]: approximate S before each chunk
-    uint64_t chunks[FF_SSIM_SUM_SCALES]; ///< FFSsimRun [nb_sums][oh][ncx]
-    uint64_t rows[FF_SSIM_SUM_SCALES];   ///< FFSsimRun [nb_sums][oh]
+    uint64_t start[FF_SSIM_SUM_SCALES];  ///< double [nb_sums][oh]: approximate S before each row
+    uint64_t rows[FF_SSIM_SUM_SCALES];   ///< FFSsimModel [nb_sums][oh]
 } FFSsimSumLayout;
 
 typedef union FFSsimSumBits {
@@ -105,121 +115,155 @@ SSIM_SUM_FN double ff_ssim_sum_pow2(int e)
     return b.d;
 }
 
-/*
- * The binade that [lo, hi] lies in with a wide margin: the guess need not
- * be right (the scan checks), only usually right; the margin covers the
- * difference between the approximate and the sequential sums.
+/**
+ * The key of the binade of |s|, -1 where no model is made (0, tiny, huge,
+ * not finite: such an S gets its terms one by one).
  */
-SSIM_SUM_FN int ff_ssim_sum_key(double lo, double hi)
+SSIM_SUM_FN int ff_ssim_sum_key(double s)
 {
-    double m = 1e-6 * (fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi)) + 1e-6;
-    double a, b;
-    int neg, ea, eb;
-
-    if (lo - m > 0) {
-        a = lo - m;
-        b = hi + m;
-        neg = 0;
-    } else if (hi + m < 0) {
-        a = -(hi + m);
-        b = -(lo - m);
-        neg = 1;
-    } else {
-        return -1;
-    }
-    ea = ff_ssim_sum_expo(a);
-    eb = ff_ssim_sum_expo(b);
-    if (ea != eb || ea < -900 || ea > 900)
-        return -1;
-    return 2 * (ea + 1024) + neg;
-}
-
-/** Summarise the n terms x[0..n-1], which follow an S near start. */
-SSIM_SUM_FN void ff_ssim_sum_chunk(FFSsimRun *r, const double *x, int n, double start)
-{
-    double p = 0.0, pmin = 0.0, pmax = 0.0, inv;
-    int64_t q0 = 0, q1 = 0;
-    int key;
-
-    for (int k = 0; k < n; k++) {
-        p += x[k];
-        pmin = p < pmin ? p : pmin;
-        pmax = p > pmax ? p : pmax;
-    }
-    key = ff_ssim_sum_key(start + pmin, start + pmax);
-    if (key >= 0) {
-        /* 1 / u: x * inv is x / u exactly (a power of two). */
-        inv = ff_ssim_sum_pow2(52 - (key / 2 - 1024));
-        for (int k = 0; k < n; k++) {
-            double t = x[k] * inv, fq, f;
-            int64_t q;
-            if (!(fabs(t) < 4503599627370496.0)) { /* 2^52; NaN too */
-                key = -1;
-                break;
-            }
-            fq = floor(t);
-            f  = t - fq;        /* exact */
-            q  = (int64_t)fq;
-            /* A tie goes to the even one of S/u + q and S/u + q + 1. */
-            q0 += q + (f > 0.5 || (f == 0.5 && ((q0 + q) & 1)));
-            q1 += q + (f > 0.5 || (f == 0.5 && !((q1 + q) & 1)));
-        }
-    }
-    r->q[0] = q0;
-    r->q[1] = q1;
-    r->pmin = pmin;
-    r->pmax = pmax;
-    r->psum = p;
-    r->key  = key;
-    r->n    = n;
-}
-
-/** acc, then c: one run (dirty unless both are of one binade). */
-SSIM_SUM_FN void ff_ssim_sum_append(FFSsimRun *acc, const FFSsimRun *c)
-{
-    double lo = acc->psum + c->pmin, hi = acc->psum + c->pmax;
-
-    if (!acc->n) {
-        *acc = *c;
-        return;
-    }
-    if (acc->key < 0 || acc->key != c->key) {
-        acc->key = -1;
-    } else {
-        acc->q[0] += c->q[acc->q[0] & 1];
-        acc->q[1] += c->q[(acc->q[1] + 1) & 1];
-    }
-    acc->pmin  = lo < acc->pmin ? lo : acc->pmin;
-    acc->pmax  = hi > acc->pmax ? hi : acc->pmax;
-    acc->psum += c->psum;
-    acc->n    += c->n;
+    const int e = ff_ssim_sum_expo(fabs(s));
+    return e >= -900 && e <= 900 ? e + 1024 : -1;
 }
 
 /**
- * Add run r to *s if that is provably what adding its terms one by one
- * gives; 0 if it cannot tell (then the caller adds the terms).
+ * x / u rounded for an a of each parity (inv = 1 / u, so x * inv is exact):
+ * r[p] = floor or ceil, the nearest, ties to the one that makes p + r
+ * even. 0 if |x / u| >= 2^53 (or NaN).
  */
-SSIM_SUM_FN int ff_ssim_sum_apply(double *s, const FFSsimRun *r)
+SSIM_SUM_FN int ff_ssim_sum_round(double x, double inv, int64_t r[2])
 {
-    double v = *s, a = fabs(v), u, slack, lo, hi;
-    int neg = v < 0, e;
-    int64_t n;
+    const double t = x * inv;
+    double fq, f;
+    int64_t q;
 
-    if (r->key < 0 || !(a > 0) || neg != (r->key & 1))
+    if (!(fabs(t) < 9007199254740992.0))
         return 0;
-    e = r->key / 2 - 1024;
-    if (ff_ssim_sum_expo(a) != e)
+    fq = floor(t);
+    f  = t - fq;            /* exact for |t| >= 1/2; else only compared with 1/2 */
+    q  = (int64_t)fq;
+    r[0] = q + (f > 0.5 || (f == 0.5 && (q & 1)));
+    r[1] = q + (f > 0.5 || (f == 0.5 && !(q & 1)));
+    return 1;
+}
+
+SSIM_SUM_FN void ff_ssim_sum_empty(FFSsimModel *m, int key)
+{
+    m->q[0] = m->q[1] = m->mn[0] = m->mn[1] = m->mx[0] = m->mx[1] = 0;
+    m->key = key;
+    m->n = m->bad = m->reserved = 0;
+}
+
+SSIM_SUM_FN int ff_ssim_sum_out_of_reach(const FFSsimModel *m)
+{
+    for (int p = 0; p < 2; p++)
+        if (m->mn[p] < -FF_SSIM_SUM_BIG || m->mx[p] > FF_SSIM_SUM_BIG)
+            return 1;
+    return 0;
+}
+
+/* Selections by parity, not indices: the models stay in registers. */
+#define FF_SSIM_SUM_SEL(v, odd) ((odd) ? (v)[1] : (v)[0])
+
+/** Append term x (inv = 1 / u of m's binade). */
+SSIM_SUM_FN void ff_ssim_sum_push(FFSsimModel *m, double x, double inv)
+{
+    int64_t r[2], q0, q1;
+    const int first = !m->n;
+
+    m->n++;
+    if (m->bad)
+        return;
+    if (!ff_ssim_sum_round(x, inv, r)) {
+        m->bad = 1;
+        return;
+    }
+    /* a + q[p] has the parity of p + q[p]. */
+    q0 = m->q[0] + FF_SSIM_SUM_SEL(r, m->q[0] & 1);
+    q1 = m->q[1] + FF_SSIM_SUM_SEL(r, !(m->q[1] & 1));
+    m->mn[0] = first || q0 < m->mn[0] ? q0 : m->mn[0];
+    m->mx[0] = first || q0 > m->mx[0] ? q0 : m->mx[0];
+    m->mn[1] = first || q1 < m->mn[1] ? q1 : m->mn[1];
+    m->mx[1] = first || q1 > m->mx[1] ? q1 : m->mx[1];
+    m->q[0]  = q0;
+    m->q[1]  = q1;
+    m->bad = ff_ssim_sum_out_of_reach(m);
+}
+
+/** m, then c (of the same binade): one model. */
+SSIM_SUM_FN void ff_ssim_sum_compose(FFSsimModel *m, const FFSsimModel *c)
+{
+    int64_t q0, q1, lo, hi;
+    int o0, o1;
+
+    if (!c->n)
+        return;
+    if (!m->n) {
+        *m = *c;
+        return;
+    }
+    m->n += c->n;
+    if (m->bad || c->bad) {
+        m->bad = 1;
+        return;
+    }
+    /* Every value is within 2^55 (else bad): no overflow. */
+    q0 = m->q[0];
+    q1 = m->q[1];
+    o0 = (int)(q0 & 1);         /* parity of a + q at c's start, a even */
+    o1 = !(q1 & 1);             /* a odd */
+    lo = q0 + FF_SSIM_SUM_SEL(c->mn, o0);
+    hi = q0 + FF_SSIM_SUM_SEL(c->mx, o0);
+    m->mn[0] = lo < m->mn[0] ? lo : m->mn[0];
+    m->mx[0] = hi > m->mx[0] ? hi : m->mx[0];
+    m->q[0]  = q0 + FF_SSIM_SUM_SEL(c->q, o0);
+    lo = q1 + FF_SSIM_SUM_SEL(c->mn, o1);
+    hi = q1 + FF_SSIM_SUM_SEL(c->mx, o1);
+    m->mn[1] = lo < m->mn[1] ? lo : m->mn[1];
+    m->mx[1] = hi > m->mx[1] ? hi : m->mx[1];
+    m->q[1]  = q1 + FF_SSIM_SUM_SEL(c->q, o1);
+    m->bad = ff_ssim_sum_out_of_reach(m);
+}
+
+/** a + d (in two's complement: no undefined overflow on garbage). */
+SSIM_SUM_FN int64_t ff_ssim_sum_add(int64_t a, int64_t d)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)d);
+}
+
+/** Whether a + d is where the model of the binade holds (neg: S < 0). */
+SSIM_SUM_FN int ff_ssim_sum_inside(int64_t v, int neg)
+{
+    return neg ? v <= -FF_SSIM_SUM_LO && v >= -FF_SSIM_SUM_HI
+               : v >= FF_SSIM_SUM_LO && v <= FF_SSIM_SUM_HI;
+}
+
+/**
+ * Whether m applied at S = a u (|a| < 2^53) gives, after each of its terms,
+ * the bits of the sequential sum: then S becomes (a + m->q[a & 1]) u.
+ */
+SSIM_SUM_FN int ff_ssim_sum_fits(const FFSsimModel *m, int64_t a, int neg)
+{
+    const int odd = (int)(a & 1);
+
+    return m->n > 0 && !m->bad &&
+           ff_ssim_sum_inside(ff_ssim_sum_add(a, FF_SSIM_SUM_SEL(m->mn, odd)), neg) &&
+           ff_ssim_sum_inside(ff_ssim_sum_add(a, FF_SSIM_SUM_SEL(m->mx, odd)), neg);
+}
+
+/**
+ * One term at S = a u: 1 and *a advanced if the model holds for it, else
+ * 0 (the caller adds x to a u as a double).
+ */
+SSIM_SUM_FN int ff_ssim_sum_step(int64_t *a, double x, double inv, int neg)
+{
+    int64_t r[2], v;
+
+    if (!ff_ssim_sum_round(x, inv, r))
         return 0;
-    u = ff_ssim_sum_pow2(e - 52);
-    /* Each term rounds by at most u / 2; the partial sums are known to
-     * about n ulps of their size; 4 u for the roundings of the checks. */
-    slack = (r->n + 4) * (u + ff_ssim_sum_pow2(-50) * (fabs(r->pmin) + fabs(r->pmax)));
-    lo = neg ? -(v + r->pmax) : v + r->pmin;
-    hi = neg ? -(v + r->pmin) : v + r->pmax;
-    if (!(lo - slack >= ff_ssim_sum_pow2(e) && hi + slack < ff_ssim_sum_pow2(e + 1)))
+    v = *a + FF_SSIM_SUM_SEL(r, *a & 1);    /* |a| < 2^53, |r| <= 2^53 */
+    if (!ff_ssim_sum_inside(v, neg))
         return 0;
-    n = (int64_t)(v * ff_ssim_sum_pow2(52 - e));  /* S / u, exact */
-    *s = v + (double)r->q[n & 1] * u;             /* exact: a multiple of u in the binade */
+    *a = v;
     return 1;
 }
 
