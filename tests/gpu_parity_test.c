@@ -86,6 +86,7 @@ typedef struct Source {
     const ClipPair *clip;   ///< NULL: generated
     int w, h, bpc, frames;
     int over;               ///< generated: some samples above the depth's maximum
+    int threads;            ///< the engine's n_threads; 0: 2 (frames scored in parallel)
 } Source;
 
 static int nb_passed, nb_failed;
@@ -154,7 +155,7 @@ static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Conf
         goto end;
     ff_vmaf_engine_set_backend(e, backend, 0);
     e->gpu_fail_at = fail_at;
-    if ((ret = ff_vmaf_engine_configure(e, &geo, 2, 1)) < 0)
+    if ((ret = ff_vmaf_engine_configure(e, &geo, src->threads ? src->threads : 2, 1)) < 0)
         goto end;
     ff_vmaf_engine_describe_backends(e, backends, size);
     for (int n = 0; n < src->frames; n++) {
@@ -308,6 +309,7 @@ int main(int argc, char **argv)
         { NULL, 1280,  720, 12, 3 },
         { NULL,  640,  360, 16, 3 },
         { NULL,  640,  360, 10, 3, 1 },
+        { NULL,  640,  360, 12, 3, 1, 1 },
     };
     int max_frames = argc > 2 ? atoi(argv[2]) : 48;
     int nb_configs = (int)(sizeof(configs) / sizeof(configs[0]));
@@ -349,10 +351,11 @@ int main(int argc, char **argv)
             check(argv[1], &src, p->name, &configs[c], -1);
     }
     for (int i = 0; i < (int)(sizeof(generated) / sizeof(generated[0])); i++) {
-        char label[64];
-        snprintf(label, sizeof(label), "generated_%dx%d_%df_%dbit%s", generated[i].w,
+        char label[96];
+        snprintf(label, sizeof(label), "generated_%dx%d_%df_%dbit%s%s", generated[i].w,
                  generated[i].h, generated[i].frames, generated[i].bpc,
-                 generated[i].over ? "_out_of_range" : "");
+                 generated[i].over ? "_out_of_range" : "",
+                 generated[i].threads == 1 ? "_1thread" : "");
         for (int c = 0; c < nb_configs; c++)
             check(argv[1], &generated[i], label, &configs[c], -1);
         /* A GPU failure at frame 1 must leave every value unchanged. */

@@ -441,23 +441,25 @@ static int push_now(FFVmafEngine *e, const FFVmafPicture *ref, const FFVmafPictu
     FFVmafPicture views[2], clamped[2];
     int ret;
 
-    clamped[0] = *ref;
-    clamped[1] = *dis;
-    if ((ret = ff_vmaf_engine_clamp(e, 0, &e->unpack_buf[0], &clamped[0])) < 0 ||
-        (ret = ff_vmaf_engine_clamp(e, 1, &e->unpack_buf[1], &clamped[1])) < 0)
-        return ret;
-    ref = &clamped[0];
-    dis = &clamped[1];
-
     /* The keys this push creates come after those of earlier frames, in
      * the order of the features, whichever thread writes first. */
     ff_vmaf_collector_set_step(e->fc, index);
 
     /* GPU work first, so that it runs while the CPU features compute. A
      * GPU failure moves the GPU twins to the CPU (with backend=auto), and
-     * they then run below like the others. */
+     * they then run below like the others. The GPU's copy clamps samples
+     * above the depth's maximum as it is staged. */
     if (e->gpu && (ret = ff_vmaf_engine_gpu_queue(e, index, ref, dis)) < 0)
         return ret;
+    /* The CPU's, only for a frame it scores: a pass over the whole frame. */
+    clamped[0] = *ref;
+    clamped[1] = *dis;
+    if (ff_vmaf_engine_cpu_runs_on(e, index) &&
+        ((ret = ff_vmaf_engine_clamp(e, 0, &e->unpack_buf[0], &clamped[0])) < 0 ||
+         (ret = ff_vmaf_engine_clamp(e, 1, &e->unpack_buf[1], &clamped[1])) < 0))
+        return ret;
+    ref = &clamped[0];
+    dis = &clamped[1];
     /* From here on, only the CPU reads the pictures (the GPU, if it failed
      * just now, too). */
     if (ref->on_device || dis->on_device || !ff_vmaf_picture_is_plain(ref) ||
