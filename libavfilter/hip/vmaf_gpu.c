@@ -135,10 +135,11 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     /* The same layout on both sides: planes, then the raw uploads. */
     host_size = g->slot_size = 2 * g->frame_size + g->raw_size[0] + g->raw_size[1];
 
-    /* Copying into page-locked memory runs at one core's memory bandwidth:
-     * a thread for every 2 MiB of a frame pair's planes, up to 4. */
-    g->nb_stagers = av_clip((int)((host_size + (1 << 21) - 1) >> 21), 1, 4);
-    g->nb_stagers = FFMIN(g->nb_stagers, av_cpu_count());
+    /* Copying into page-locked memory runs at one core's memory bandwidth
+     * and sets the filter thread's pace: a thread for every MiB of a frame
+     * pair's planes, up to 6 and half the cores. */
+    g->nb_stagers = av_clip((int)((host_size + (1 << 20) - 1) >> 20), 1, 6);
+    g->nb_stagers = FFMIN(g->nb_stagers, FFMAX(av_cpu_count() / 2, 1));
     if (g->nb_stagers > 1 &&
         avpriv_slicethread_create(&g->stager, g, stage_job, NULL, g->nb_stagers) <= 1)
         avpriv_slicethread_free(&g->stager);
