@@ -105,6 +105,18 @@ echo "GPU code objects built:${need:- none}"
 why=""
 [ -n "$need" ] || why="no GPU code objects built (configure found neither nvcc nor hipcc)"
 run_unit "$why" gpu_code_test $need
+# GPU against CPU, value by value, for every option set of every feature's
+# twin: built always, run when a GPU answers (it exits 77 when none does).
+if build_test gpu_parity_test; then
+    "$build/gpu_parity_test" "$data" 3 > "$build/gpu_parity_test.log" 2>&1
+    if [ $? -eq 77 ]; then
+        pass "gpu_parity_test: builds; no GPU answers here, nothing to compare"
+    else
+        count_results "$build/gpu_parity_test.log" gpu_parity_test
+    fi
+else
+    fail "gpu_parity_test (does not compile)"
+fi
 run_unit "" log_format_test "$data" "$format_dir" "$build"
 
 # ---- dsp: every SIMD version against its C version, bit-exact (checkasm) ----
