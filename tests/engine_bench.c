@@ -340,7 +340,7 @@ int main(int argc, char **argv)
         unsigned timed = 0;
         double busy = ff_vmaf_engine_gpu_busy(e, &timed);
         if (timed)
-            printf("gpu: %.3f ms of GPU time per frame (upload to read-back; %u frames timed), "
+            printf("gpu: %.3f ms of GPU time per frame (kernels and read-back, the upload beside them; %u frames timed), "
                    "%.1f%% of the wall time\n", busy * 1e3 / timed, timed,
                    busy / (t1 - t0) * 100);
         else

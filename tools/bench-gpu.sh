@@ -340,7 +340,7 @@ fi
 # ---------------------------------------------------------------- engine
 echo
 echo "== engine capacity (tests/engine_bench.c): 16 distinct frame pairs in memory, no reader"
-echo "   (gpu: the engine's own GPU time per frame, upload to read-back)"
+echo "   (gpu: the engine's own GPU time per frame, its kernels and read-back; uploads run beside them)"
 if [ ! -x "$engine_bench" ]; then
     echo "skipped: no engine_bench at $engine_bench (ENGINE_BENCH)"
 else
