@@ -240,13 +240,6 @@ static int adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollec
     return ff_vmaf_adm_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums));
 }
 
-static int adm_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* No state across frames: the CPU context (tables included) goes on;
-     * the GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_adm;
 
 const FFVmafExtractor ff_vmaf_extractor_adm_hip = {
@@ -260,6 +253,5 @@ const FFVmafExtractor ff_vmaf_extractor_adm_hip = {
     .extract     = adm_hip_extract,
     .close       = ff_vmaf_adm_close,
     .collect     = adm_hip_collect,
-    .to_cpu      = adm_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_adm,
 };

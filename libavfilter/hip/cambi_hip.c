@@ -322,13 +322,6 @@ static int cambi_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
     return ff_vmaf_cambi_write(f, fc, index, score[0], score[1]);
 }
 
-static int cambi_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* Frames are independent and the CPU context is complete; the GPU
-     * resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_cambi;
 
 const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
@@ -343,6 +336,5 @@ const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
     .extract       = cambi_hip_extract,
     .close         = ff_vmaf_cambi_close,
     .collect       = cambi_hip_collect,
-    .to_cpu        = cambi_hip_to_cpu,
     .cpu           = &ff_vmaf_extractor_cambi,
 };

@@ -111,12 +111,6 @@ static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
     return ff_vmaf_ciede_write(f, fc, index, sum, w, h);
 }
 
-static int ciede_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* No state across frames; the GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_ciede;
 
 const FFVmafExtractor ff_vmaf_extractor_ciede_hip = {
@@ -127,6 +121,5 @@ const FFVmafExtractor ff_vmaf_extractor_ciede_hip = {
     .init      = ciede_hip_init,
     .extract   = ciede_hip_extract,
     .collect   = ciede_hip_collect,
-    .to_cpu    = ciede_hip_to_cpu,
     .cpu       = &ff_vmaf_extractor_ciede,
 };

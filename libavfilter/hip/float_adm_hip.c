@@ -295,13 +295,6 @@ static int float_adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeature
     return ff_vmaf_float_adm_write(f, fc, index, res);
 }
 
-static int float_adm_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* Frames are independent and the CPU context keeps its scratch; the
-     * GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_float_adm;
 
 const FFVmafExtractor ff_vmaf_extractor_float_adm_hip = {
@@ -315,6 +308,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_adm_hip = {
     .extract     = float_adm_hip_extract,
     .close       = ff_vmaf_float_adm_close,
     .collect     = float_adm_hip_collect,
-    .to_cpu      = float_adm_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_float_adm,
 };

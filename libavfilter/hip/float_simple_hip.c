@@ -77,12 +77,6 @@ static int integer_sums_exact(const FFVmafGpu *g, const char *name, void *log_ct
     return AVERROR(ENOSYS);
 }
 
-static int sums_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* Frames are independent; the GPU resources belong to the ring. */
-    return 0;
-}
-
 /* float_psnr */
 
 typedef struct FloatPSNRHipContext {
@@ -144,7 +138,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_psnr_hip = {
     .init        = float_psnr_hip_init,
     .extract     = float_psnr_hip_extract,
     .collect     = float_psnr_hip_collect,
-    .to_cpu      = sums_to_cpu,
     .cpu         = &ff_vmaf_extractor_float_psnr,
 };
 
@@ -215,7 +208,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_moment_hip = {
     .init        = float_moment_hip_init,
     .extract     = float_moment_hip_extract,
     .collect     = float_moment_hip_collect,
-    .to_cpu      = sums_to_cpu,
     .cpu         = &ff_vmaf_extractor_float_moment,
 };
 
@@ -290,7 +282,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_ansnr_hip = {
     .init          = float_ansnr_hip_init,
     .extract       = float_ansnr_hip_extract,
     .collect       = float_ansnr_hip_collect,
-    .to_cpu        = sums_to_cpu,
     .cpu           = &ff_vmaf_extractor_float_ansnr,
 };
 

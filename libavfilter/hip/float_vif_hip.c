@@ -225,13 +225,6 @@ static int float_vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeature
     return ff_vmaf_float_vif_write(f, fc, index, num, den);
 }
 
-static int float_vif_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* Frames are independent and the CPU context keeps its scratch; the
-     * GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_float_vif;
 
 const FFVmafExtractor ff_vmaf_extractor_float_vif_hip = {
@@ -245,6 +238,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_vif_hip = {
     .extract     = float_vif_hip_extract,
     .close       = ff_vmaf_float_vif_close,
     .collect     = float_vif_hip_collect,
-    .to_cpu      = float_vif_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_float_vif,
 };

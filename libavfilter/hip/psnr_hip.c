@@ -80,13 +80,6 @@ static int psnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColle
                               f->gpu->w, f->gpu->h);
 }
 
-static int psnr_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* The sequence sums live in the CPU context and are up to date; the
-     * GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 
 const FFVmafExtractor ff_vmaf_extractor_psnr_hip = {
@@ -101,6 +94,5 @@ const FFVmafExtractor ff_vmaf_extractor_psnr_hip = {
     .extract     = psnr_hip_extract,
     .flush       = ff_vmaf_psnr_flush,
     .collect     = psnr_hip_collect,
-    .to_cpu      = psnr_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_psnr,
 };

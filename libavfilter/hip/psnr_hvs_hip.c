@@ -120,12 +120,6 @@ static int psnr_hvs_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureC
     return ff_vmaf_psnr_hvs_write(f, fc, index, acc, count);
 }
 
-static int psnr_hvs_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* No state across frames; the GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs;
 
 const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_hip = {
@@ -136,6 +130,5 @@ const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_hip = {
     .init      = psnr_hvs_hip_init,
     .extract   = psnr_hvs_hip_extract,
     .collect   = psnr_hvs_hip_collect,
-    .to_cpu    = psnr_hvs_hip_to_cpu,
     .cpu       = &ff_vmaf_extractor_psnr_hvs,
 };

@@ -239,13 +239,6 @@ static int ssim_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColle
     return ff_vmaf_ssim_write(f, fc, index, &sums);
 }
 
-static int ssim_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* The CPU context is complete (init ran); the GPU resources belong
-     * to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_float_ssim;
 
 const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip = {
@@ -258,7 +251,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip = {
     .extract   = ssim_hip_extract,
     .close     = ff_vmaf_ssim_close,
     .collect   = ssim_hip_collect,
-    .to_cpu    = ssim_hip_to_cpu,
     .cpu       = &ff_vmaf_extractor_float_ssim,
 };
 
@@ -315,6 +307,5 @@ const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip = {
     .extract   = ms_ssim_hip_extract,
     .close     = ff_vmaf_ms_ssim_close,
     .collect   = ms_ssim_hip_collect,
-    .to_cpu    = ssim_hip_to_cpu,
     .cpu       = &ff_vmaf_extractor_float_ms_ssim,
 };

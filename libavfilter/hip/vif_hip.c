@@ -207,13 +207,6 @@ static int vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollec
     return ff_vmaf_vif_write(f, fc, index, acc);
 }
 
-static int vif_hip_to_cpu(FFVmafFeature *f, unsigned first)
-{
-    /* Frames are independent and the log2 table is the CPU context's;
-     * the GPU resources belong to the ring. */
-    return 0;
-}
-
 extern const FFVmafExtractor ff_vmaf_extractor_vif;
 
 const FFVmafExtractor ff_vmaf_extractor_vif_hip = {
@@ -227,6 +220,5 @@ const FFVmafExtractor ff_vmaf_extractor_vif_hip = {
     .extract     = vif_hip_extract,
     .close       = ff_vmaf_vif_close,
     .collect     = vif_hip_collect,
-    .to_cpu      = vif_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_vif,
 };

@@ -247,7 +247,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     ff_gpu_enter(gpu->gpu);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu(f, first) < 0)
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu && f->ex->to_cpu(f, first) < 0)
             av_log(e->log_ctx, AV_LOG_WARNING, "Could not release the GPU resources of '%s'.\n",
                    f->ex->name);
     }

@@ -119,7 +119,9 @@ typedef struct FFVmafExtractor {
      * GPU twins: turn the instance into its CPU extractor after a GPU
      * failure, so that it can compute frames first..last (still in the
      * GPU ring's host copies) and go on; the engine then calls the CPU
-     * extract() for them. Releases the GPU resources.
+     * extract() for them. NULL when the CPU context is complete already
+     * (no state across frames on the GPU; the GPU resources are the
+     * ring's, freed with it).
      */
     int  (*to_cpu)(FFVmafFeature *f, unsigned first);
     /** GPU twins: the CPU extractor of the same name. */
