@@ -65,7 +65,6 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
             ff_gpu_event_destroy(g->gpu, &g->slot[i].uploaded);
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
-        ff_gpu_module_unload(g->gpu, g->unpack_module);
         for (int i = 0; i < g->nb_modules; i++)
             ff_gpu_module_unload(g->gpu, g->modules[i].module);
         for (int i = 0; i < g->nb_buffers; i++)
@@ -156,10 +155,9 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     if (ret >= 0)
         ret = ff_gpu_stream_create(g->gpu, &g->upload_stream);
     if (ret >= 0 && (!g->plain[0] || !g->plain[1] || cu_ctx)) {
-        if ((ret = ff_gpu_module_load(g->gpu, &g->unpack_module, "unpack",
-                                      ff_vmaf_gpu_code_unpack.amd, ff_vmaf_gpu_code_unpack.nv)) >= 0)
-            ret = ff_gpu_function(g->gpu, g->unpack_module,
-                                  g->bytes > 1 ? "vmaf_unpack_16" : "vmaf_unpack_8", &g->unpack);
+        FFGpuFunction fns[2];
+        if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_unpack, unpack_kernels, fns)) >= 0)
+            g->unpack = fns[g->bytes > 1];
     }
     if (ret >= 0 && cu_ctx &&
         (ret = ff_gpu_stream_create(g->gpu, &g->copy_stream)) >= 0)

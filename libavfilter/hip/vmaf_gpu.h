@@ -89,7 +89,6 @@ typedef struct FFVmafGpu {
     int plain[2];               ///< per picture: [0] reference, [1] distorted
     int src_planes[2];          ///< planes of such a source: 2 when interleaved
     size_t raw_pitch[2][3], raw_rows[2][3], raw_size[2];
-    FFGpuModule unpack_module;
     FFGpuFunction unpack;       ///< vmaf_unpack_8 or _16; NULL when nothing needs it
 
     /* Hardware frames (on_device pictures): unpacked on copy_stream after

@@ -80,9 +80,10 @@ int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e)
 
 void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
 {
-    int64_t t0 = av_gettime_relative();
+    int64_t t0;
     if (!e->gpu)
         return;
+    t0 = av_gettime_relative();
     ff_vmaf_gpu_free(&e->gpu);
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU released in %.1f ms.\n",
            (av_gettime_relative() - t0) / 1000.0);
@@ -372,7 +373,7 @@ int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
     /* The next frame's upload reuses the slot of frame
      * queued + 1 - FF_VMAF_GPU_SLOTS: that one must be read back first. */
     unsigned must = queued + 2 > FF_VMAF_GPU_SLOTS ? queued + 2 - FF_VMAF_GPU_SLOTS : 0;
-    unsigned end = must;
+    unsigned end;
     int ret;
 
     if (!e->gpu)
@@ -380,7 +381,7 @@ int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
     if ((ret = enter(e)) < 0)
         return fall_back_to_cpu(e, e->nb_pushed, ret);
     /* Then every frame that has run, in order, without waiting. */
-    for (end = FFMAX(end, e->gpu_collected); end <= queued; end++) {
+    for (end = FFMAX(must, e->gpu_collected); end <= queued; end++) {
         if ((ret = ff_vmaf_gpu_frame_ready(e->gpu, end)) <= 0)
             break;
     }
