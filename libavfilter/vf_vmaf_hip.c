@@ -117,12 +117,20 @@ typedef struct VMAFHIPContext {
     AVFifo *pending;
     int flushed;
     int64_t start_time, end_time;
+    int64_t busy_us, nb_events;     ///< the filter's own time per frame pair (verbose log)
     int64_t frames_in[2];       ///< frames received per input, for the summary
     int64_t last_ref_pts;
     int warned_misaligned, warned_repeated;
     int ref_started;                ///< a reference frame has come
     int64_t skipped_before_ref;     ///< distorted frames before the reference's first
     int64_t nb_emitted;             ///< scored frames that have left the filter
+
+    /* While the GPU starts, pairs wait here (frames held, not copied) and
+     * the engine is configured once it is ready: reading goes on meanwhile. */
+    int startup_buffer;             ///< MiB of frames held at most (0: wait instead)
+    int deferred;                   ///< the engine is not configured yet
+    AVFifo *waiting;                ///< DeferredPair, in order
+    size_t waiting_bytes;
 
     /* Per picture as the engine numbers them: [0] reference, [1] distorted. */
     enum AVPixelFormat sw_format[2];    ///< of the samples (hardware frames: their sw_format)
@@ -157,6 +165,8 @@ static const AVOption vmaf_hip_options[] = {
         { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
     { "device",      "GPU device index",
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
+    { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
+        OFFSET(startup_buffer), AV_OPT_TYPE_INT, { .i64 = 2048 }, 0, INT_MAX / 2, FLAGS },
     { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
         OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { NULL }
@@ -243,15 +253,21 @@ static void attach_scores(VMAFHIPContext *s, AVFrame *frame, unsigned index)
     }
 }
 
-/* Send the pending frames whose values are final, in order. */
-static int emit_ready(AVFilterContext *ctx)
+/* Send the pending frames whose values are final, in order, up to max.
+ * A pair in lets at most EMIT_PER_PAIR out: scores of several frames may
+ * become final at once (the GPU's read-back, the pairs held while it
+ * started), and an output that ends early (-frames:v) only learns of its
+ * end between two pairs, so frames sent in bursts would be scored and
+ * logged past it. */
+#define EMIT_PER_PAIR 2
+static int emit_ready(AVFilterContext *ctx, unsigned max)
 {
     VMAFHIPContext *s = ctx->priv;
     unsigned done = ff_vmaf_engine_nb_done(s->engine);
     PendingFrame p;
     int ret;
 
-    while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+    while (max-- && av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
         if (p.index >= 0 && (uint64_t)p.index >= done)
             break;
         av_fifo_drain2(s->pending, 1);
@@ -657,14 +673,119 @@ static void warn_sync(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     s->last_ref_pts = ref->pts;
 }
 
+/* Pairs held while the GPU started that are scored with each new pair. */
+#define REPLAY_PER_PAIR 2
+
+typedef struct DeferredPair {
+    AVFrame *dist, *ref;
+} DeferredPair;
+
+static int score_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
+
+static size_t frame_bytes(const AVFrame *frame)
+{
+    size_t n = 0;
+    for (int i = 0; i < FF_ARRAY_ELEMS(frame->buf) && frame->buf[i]; i++)
+        n += frame->buf[i]->size;
+    return n;
+}
+
+/* Configure the engine and describe where it computes. */
+static int configure_engine(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    char backends[1024];
+    int n_threads = s->n_threads ? s->n_threads : av_cpu_count(), ret;
+
+    if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
+                                        s->n_subsample)) < 0)
+        return ret;
+    s->hw_in_place = ff_vmaf_engine_gpu_reads_device(s->engine);
+    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
+    av_log(ctx, AV_LOG_INFO, "backend=%s: %s%s; %d CPU thread%s.\n",
+           s->backend == BACKEND_HIP ? "hip" : s->backend == BACKEND_CPU ? "cpu" : "auto",
+           backends,
+           s->backend == BACKEND_AUTO && !ff_vmaf_engine_uses_gpu(s->engine) ?
+           " (no GPU answered)" : "",
+           ff_vmaf_engine_nb_threads(s->engine),
+           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
+    return 0;
+}
+
+/* The GPU has started, or must be waited for now: configure the engine.
+ * The pairs held meanwhile are scored after, in order (replay_held()). */
+static int end_deferral(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+
+    if (!s->deferred)
+        return 0;
+    s->deferred = 0;
+    av_log(ctx, AV_LOG_VERBOSE, "%u frame pairs (%.1f MiB) were held while the GPU started.\n",
+           (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
+    return configure_engine(ctx);
+}
+
+/* Score the oldest pair held. */
+static int replay_held(AVFilterContext *ctx)
+{
+
+    VMAFHIPContext *s = ctx->priv;
+    DeferredPair d;
+    int ret;
+
+    if (av_fifo_read(s->waiting, &d, 1) < 0)
+        return 0;
+    s->waiting_bytes -= frame_bytes(d.dist) + frame_bytes(d.ref);
+    ret = score_pair(ctx, d.dist, d.ref);
+    av_frame_free(&d.ref);
+    return ret;
+}
+
+/* Every pair held, now (before anything else is scored or passed). */
+static int release_held(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int ret = end_deferral(ctx);
+    while (ret >= 0 && av_fifo_can_read(s->waiting))
+        ret = replay_held(ctx);
+    return ret;
+}
+
+/* While the GPU starts, and while the pairs held then are scored, a pair
+ * joins them if the buffer has room: 1 when held, 0 when it must be
+ * scored now (after those held). */
+static int hold_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
+{
+    VMAFHIPContext *s = ctx->priv;
+    size_t bytes = frame_bytes(dist) + frame_bytes(ref);
+    DeferredPair d = { dist };
+    int ret;
+
+    if (s->flushed || s->waiting_bytes + bytes > (size_t)s->startup_buffer << 20)
+        return 0;
+    if (s->deferred && !ff_vmaf_engine_gpu_starting(s->engine)) {
+        if ((ret = end_deferral(ctx)) < 0)
+            return ret;
+        if (!av_fifo_can_read(s->waiting))
+            return 0;
+    }
+    if (!(d.ref = av_frame_clone(ref)))
+        return AVERROR(ENOMEM);
+    if ((ret = av_fifo_write(s->waiting, &d, 1)) < 0) {
+        av_frame_free(&d.ref);
+        return ret;
+    }
+    s->waiting_bytes += bytes;
+    return 1;
+}
+
 static int do_vmaf(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VMAFHIPContext *s = ctx->priv;
-    AVFrame *dist, *ref, *hold[FF_VMAF_MAX_HOLD];
-    FFVmafPicture pic_ref, pic_dist, host_ref, host_dist;
-    PendingFrame p;
-    int nb_hold = 0, ret;
+    AVFrame *dist, *ref;
+    int ret;
 
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
@@ -673,6 +794,57 @@ static int do_vmaf(FFFrameSync *fs)
         av_frame_free(&dist);
         return ret;
     }
+    if (s->deferred || av_fifo_can_read(s->waiting)) {
+        /* Pairs only: anything else (a reference not yet started, or
+         * ended) comes after the pairs held, and waits for the GPU. */
+        if (!s->start_time) {
+            s->start_time   = av_gettime_relative();
+            s->last_ref_pts = AV_NOPTS_VALUE;
+        }
+        if (ref && (ret = hold_pair(ctx, dist, ref)) != 0) {
+            if (ret < 0) {
+                av_frame_free(&dist);
+                return ret;
+            }
+            /* Once the GPU is ready, a few held pairs are scored for each
+             * new one: fast enough to catch up, and the frames go out
+             * little by little, so that an output that ends early
+             * (-frames:v) stops the scoring about where it ends. */
+            for (int i = 0; i < REPLAY_PER_PAIR && !s->deferred && ret >= 0 &&
+                            av_fifo_can_read(s->waiting); i++)
+                ret = replay_held(ctx);
+            return ret;
+        }
+        if ((ret = release_held(ctx)) < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+    }
+    return score_pair(ctx, dist, ref);
+}
+
+static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
+
+/* Each pair's time in the filter, on the filtergraph's thread: what bounds
+ * a run's speed when the GPU waits on the host. */
+static int score_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
+{
+    VMAFHIPContext *s = ctx->priv;
+    int64_t t0 = av_gettime_relative();
+    int ret = score_pair_now(ctx, dist, ref);
+    s->busy_us += av_gettime_relative() - t0;
+    s->nb_events++;
+    return ret;
+}
+
+/* Score (or pass) dist with ref, which stays the caller's. */
+static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
+{
+    VMAFHIPContext *s = ctx->priv;
+    AVFrame *hold[FF_VMAF_MAX_HOLD];
+    FFVmafPicture pic_ref, pic_dist, host_ref, host_dist;
+    PendingFrame p;
+    int nb_hold = 0, ret;
 
     if (!ref && !s->ref_started && !s->flushed) {
         /* The reference starts later: no pair yet. */
@@ -726,7 +898,7 @@ static int do_vmaf(FFFrameSync *fs)
         av_frame_free(&dist);
         return ret;
     }
-    return emit_ready(ctx);
+    return emit_ready(ctx, EMIT_PER_PAIR);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -782,9 +954,10 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
+    s->waiting = av_fifo_alloc2(4, sizeof(DeferredPair), AV_FIFO_FLAG_AUTO_GROW);
     s->host[0] = av_frame_alloc();
     s->host[1] = av_frame_alloc();
-    if (!s->pending || !s->host[0] || !s->host[1])
+    if (!s->pending || !s->waiting || !s->host[0] || !s->host[1])
         return AVERROR(ENOMEM);
     /* The options hold: the GPU opens while ffmpeg opens the inputs and
      * decodes their first frames. */
@@ -904,8 +1077,8 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
     const AVPixFmtDescriptor *desc;
-    char d[128], r[128], backends[1024];
-    int n_threads, ret;
+    char d[128], r[128];
+    int ret;
 
     if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
         return ret;
@@ -939,7 +1112,6 @@ static int config_output(AVFilterLink *outlink)
         s->geo.sample_shift[w] = desc->comp[0].shift;
     }
 
-    n_threads = s->n_threads ? s->n_threads : av_cpu_count();
     ff_vmaf_engine_set_backend(s->engine,
                                s->backend == BACKEND_HIP ? FF_VMAF_BACKEND_GPU :
                                s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
@@ -947,31 +1119,28 @@ static int config_output(AVFilterLink *outlink)
     ff_vmaf_engine_set_gpu_fail_at(s->engine, s->gpu_fail_at);
     if ((ret = setup_hw_frames(ctx)) < 0)
         return ret;
-    if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
-                                        s->n_subsample)) < 0)
-        return ret;
-    s->hw_in_place = ff_vmaf_engine_gpu_reads_device(s->engine);
 
     describe_link(d, sizeof(d), ctx->inputs[0]);
     describe_link(r, sizeof(r), ctx->inputs[1]);
     av_log(ctx, AV_LOG_INFO, "main (input 0) = distorted: %s; reference (input 1) = reference: %s.\n",
            d, r);
-    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
-    av_log(ctx, AV_LOG_INFO, "backend=%s: %s%s; %d CPU thread%s.\n",
-           s->backend == BACKEND_HIP ? "hip" : s->backend == BACKEND_CPU ? "cpu" : "auto",
-           backends,
-           s->backend == BACKEND_AUTO && !ff_vmaf_engine_uses_gpu(s->engine) ?
-           " (no GPU answered)" : "",
-           ff_vmaf_engine_nb_threads(s->engine),
-           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-    return 0;
+    /* The GPU's runtime and context take a few hundred milliseconds to
+     * start: rather than stall the inputs, hold the first pairs. */
+    if (s->startup_buffer && ff_vmaf_engine_gpu_starting(s->engine)) {
+        av_log(ctx, AV_LOG_VERBOSE, "The GPU is still starting: up to %d MiB of frames are held "
+               "until it is ready.\n", s->startup_buffer);
+        s->deferred = 1;
+        return 0;
+    }
+    return configure_engine(ctx);
 }
 
 static int activate(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
-    int ret = ff_framesync_activate(&s->fs);
-    if (ret < 0)
+    int ret;
+
+    if ((ret = ff_framesync_activate(&s->fs)) < 0)
         return ret;
     /* Counted here: the links are gone by the time uninit prints them. */
     for (int i = 0; i < 2; i++)
@@ -987,6 +1156,8 @@ static int activate(AVFilterContext *ctx)
                    "nothing to score.\n", i ? "reference" : "main (distorted)", i);
             return AVERROR(EINVAL);
         }
+        if ((ret = release_held(ctx)) < 0)
+            return ret;
         if (s->frames_in[0] != s->frames_in[1] && s->fs.opt_eof_action == EOF_ACTION_ENDALL)
             av_log(ctx, AV_LOG_WARNING,
                    "The inputs differ in length (main: %"PRId64" frames in, reference: %"PRId64
@@ -995,7 +1166,7 @@ static int activate(AVFilterContext *ctx)
                    s->frames_in[0], s->frames_in[1]);
         if ((ret = flush_engine(ctx)) < 0)
             return ret;
-        return emit_ready(ctx);
+        return emit_ready(ctx, UINT_MAX);
     }
     return 0;
 }
@@ -1041,6 +1212,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     PendingFrame p;
+    DeferredPair d;
 
     ff_framesync_uninit(&s->fs);
 
@@ -1068,8 +1240,19 @@ static av_cold void uninit(AVFilterContext *ctx)
     discard_log(ctx);
     av_freep(&s->log_final);
 
+    if (s->nb_events)
+        av_log(ctx, AV_LOG_VERBOSE, "%.1f us per frame pair in the filter, on the "
+               "filtergraph's thread (%"PRId64" pairs).\n",
+               (double)s->busy_us / s->nb_events, s->nb_events);
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
+    /* Held while the GPU started, and the run ended first (an error, a
+     * signal): never scored, never sent on. */
+    while (s->waiting && av_fifo_read(s->waiting, &d, 1) >= 0) {
+        av_frame_free(&d.dist);
+        av_frame_free(&d.ref);
+    }
+    av_fifo_freep2(&s->waiting);
     av_frame_free(&s->host[0]);
     av_frame_free(&s->host[1]);
     av_fifo_freep2(&s->pending);

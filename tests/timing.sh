@@ -96,3 +96,49 @@ then
 else
     fail "timing: an output that ends first"; tail -3 "$timing/cut.log"
 fi
+
+# A GPU that takes its time to start (simulated: 300 ms, then its kernels
+# fail and the CPU takes over): the pairs read meanwhile are held, not
+# stalled, and scored once it answers, in order, with the values of a CPU
+# run; whether the input ends while the GPU starts (all scored at the end)
+# or goes on (scored a few at a time beside the new ones); and an output
+# that ends early stops that within a few frames of where it ended.
+slow="testsrc2=size=160x90:rate=25:duration=6"
+slow_gpu() { VMAF_HIP_SIMULATE_GPU=1 VMAF_HIP_SIMULATE_START_MS=${START_MS:-300} t_ffmpeg "$@"; }
+t_ffmpeg slow_cpu -f lavfi -i "$slow" -f lavfi -i "$slow" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=backend=cpu:log_fmt=json:log_path=$timing/slow_cpu.json"
+slow_gpu slow_end -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_end.json"
+START_MS=150 slow_gpu slow_on -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_on.json"
+START_MS=150 slow_gpu slow_cut -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_cut.json,metadata=mode=print:file=$timing/slow_cut.meta" \
+    -frames:v 120
+slow_gpu slow_wait -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=startup_buffer=0:log_fmt=json:log_path=$timing/slow_wait.json"
+held() { sed -n 's/.* \([0-9][0-9]*\) frame pairs .* were held while the GPU started.*/\1/p' "$timing/$1.log"; }
+echo "slow GPU: held $(held slow_end) (input ended), $(held slow_on) (input went on), $(held slow_cut) (output cut)" \
+    > "$timing/slow.txt"
+if t_ok slow_cpu && t_ok slow_end && t_ok slow_on && t_ok slow_cut && t_ok slow_wait &&
+   [ "$(held slow_end)" = 150 ] && [ "$(held slow_on)" -gt 0 ] && [ "$(held slow_on)" -lt 150 ] &&
+   [ -z "$(held slow_wait)" ] &&
+   python3 - "$timing"/slow_cpu.json "$timing"/slow_end.json "$timing"/slow_on.json \
+             "$timing"/slow_wait.json "$timing"/slow_cut.json "$timing/slow_cut.meta" <<'EOF_PY'
+import json, sys
+cpu, end, on, wait, cut = (json.load(open(f)) for f in sys.argv[1:6])
+assert len(cpu['frames']) == 150
+for run in (end, on, wait):
+    assert run['frames'] == cpu['frames']
+    assert run['pooled_metrics'] == cpu['pooled_metrics']
+meta = sum(1 for l in open(sys.argv[6]) if l.startswith('frame:'))
+frames = cut['frames']
+assert len(frames) == meta and 120 <= meta <= 123, (len(frames), meta)
+for f in frames:
+    assert f == cpu['frames'][f['frameNum']], f['frameNum']
+EOF_PY
+then
+    pass "timing: pairs read while the GPU starts are held and scored once it answers ($(cat "$timing/slow.txt"))"
+else
+    fail "timing: pairs read while the GPU starts ($(cat "$timing/slow.txt"))"
+    grep -h -i "held\|error\|fail" "$timing"/slow_*.log | head -5
+fi

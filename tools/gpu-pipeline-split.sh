@@ -33,4 +33,32 @@ run "vmaf_hip=backend=hip, PSNR alone" -lavfi "vmaf_hip=backend=hip:model=:featu
 run "vmaf_hip=backend=hip, VMAF" -lavfi "vmaf_hip=backend=hip"
 run "vmaf_hip=backend=hip, VMAF, n_threads=4" -lavfi "vmaf_hip=backend=hip:n_threads=4"
 run "vmaf_hip=backend=cpu, PSNR alone, 1 thread" -lavfi "vmaf_hip=backend=cpu:model=:feature=name=psnr:n_threads=1"
+run "one graph, two outputs, no filter (one filter thread)" -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]"
+
+# The filter's own account of its time (verbose log): per frame pair on the
+# filtergraph's thread, and the GPU path's parts.
+for f in "model=:feature=name=psnr" ""; do
+    echo "-- vmaf_hip=backend=hip${f:+:$f}, its verbose account:"
+    "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -lavfi "vmaf_hip=backend=hip${f:+:$f}" \
+        -f null - 2>&1 | grep -E "per frame|GPU ready" | sed 's/^\[[^]]*\] /   /'
+done
+
+# Several processes on one GPU against the same processes with no filter,
+# which bounds them (reading raw files is memory-bound on the host).
+procs=${SPLIT_PROCS:-8}
+mn=$(( n / 2 ))
+many() {
+    local label=$1 s ms
+    shift
+    s=$(date +%s%N)
+    for i in $(seq "$procs"); do
+        "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -frames:v "$mn" "$@" -f null - &
+    done
+    wait
+    ms=$(( ($(date +%s%N) - s) / 1000000 ))
+    printf '%-58s %5d ms %6d fps in all\n' "$procs x $mn frames, $label" "$ms" $(( procs * mn * 1000 / ms ))
+}
+many "no filter" -map 0 -map 1
+many "vmaf_hip=backend=hip" -lavfi "vmaf_hip=backend=hip"
+many "vmaf_hip=backend=hip, PSNR alone" -lavfi "vmaf_hip=backend=hip:model=:feature=name=psnr"
 rm -rf "$dir"

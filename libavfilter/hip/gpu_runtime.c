@@ -26,6 +26,7 @@
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
+#include "libavutil/time.h"
 
 #include "gpu_functions.h"
 #include "gpu_runtime.h"
@@ -157,6 +158,30 @@ static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
     return 0;
 }
 
+/* The warm-up's state (ff_gpu_warm_up() below). warm_join_lock guards
+ * the thread's start and join; warm_lock (which the thread itself takes, so
+ * never held across the join) what it reports as it goes. */
+static pthread_mutex_t warm_join_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t warm_thread;
+static int warm_state;          ///< 0 not started, 1 running, 2 joined
+static int warm_device;
+static FFGpu warm_gpu;
+static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t warm_cond = PTHREAD_COND_INITIALIZER;
+/* For ff_gpu_warm_up_pending(): the thread was started, it loaded a
+ * runtime (whose slow initialisation follows), it has finished. */
+static int warm_started, warm_loaded, warm_finished;
+/* Tests: a simulated GPU that takes this long to start (VMAF_HIP_SIMULATE_START_MS). */
+static int64_t warm_simulated_us;
+
+static void warm_mark(int *flag)
+{
+    pthread_mutex_lock(&warm_lock);
+    *flag = 1;
+    pthread_cond_broadcast(&warm_cond);
+    pthread_mutex_unlock(&warm_lock);
+}
+
 static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
 {
     static const char *const hip_libs[]  = { "libamdhip64.so", "libamdhip64.so.7",
@@ -181,6 +206,8 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
         ret = load_symbols(g, cuda_symbols, FF_ARRAY_ELEMS(cuda_symbols));
     if (ret < 0)
         return ret;
+    if (g == &warm_gpu)
+        warm_mark(&warm_loaded);
 
     /* With no device, HIP's init and count report errors: not a failure
      * worth more than a verbose line, since the CPU takes over. */
@@ -229,51 +256,68 @@ static void close_platform(FFGpu *g)
  * of the process, so that later filter instances (and the end of this one)
  * do not create and destroy it again.
  */
-static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t warm_thread;
-static int warm_state;          ///< 0 not started, 1 running, 2 joined
-static int warm_device;
-static FFGpu warm_gpu;
-
 static void *warm_up(void *arg)
 {
     static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
-    for (int i = 0; i < FF_ARRAY_ELEMS(order); i++) {
+    for (int i = 0; i < FF_ARRAY_ELEMS(order) && !warm_simulated_us; i++) {
         memset(&warm_gpu, 0, sizeof(warm_gpu));
         /* Quietly: the real open logs what went wrong, if anything does. */
         warm_gpu.quiet = 1;
         if (open_platform(&warm_gpu, order[i], warm_device) >= 0)
-            return NULL;
+            break;
         close_platform(&warm_gpu);
     }
+    if (warm_simulated_us) {
+        warm_mark(&warm_loaded);
+        av_usleep(warm_simulated_us);
+    }
+    warm_mark(&warm_finished);
     return NULL;
 }
 
 static void warm_wait(void)
 {
-    pthread_mutex_lock(&warm_lock);
+    pthread_mutex_lock(&warm_join_lock);
     if (warm_state == 1) {
         pthread_join(warm_thread, NULL);
         warm_state = 2;
     }
-    pthread_mutex_unlock(&warm_lock);
+    pthread_mutex_unlock(&warm_join_lock);
 }
 
 void ff_gpu_warm_up(int device)
 {
     const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
-    if (simulate && !strcmp(simulate, "1"))
-        return;
-    pthread_mutex_lock(&warm_lock);
+    const char *start_ms = getenv("VMAF_HIP_SIMULATE_START_MS");
+    if (simulate && !strcmp(simulate, "1")) {
+        if (!start_ms || atoi(start_ms) <= 0)
+            return;
+        warm_simulated_us = atoi(start_ms) * INT64_C(1000);
+    }
+    pthread_mutex_lock(&warm_join_lock);
     /* A process that ends before opening the GPU (an input that cannot be
      * read, say) waits for the warm-up rather than exit under it. */
     if (!warm_state && !atexit(warm_wait)) {
         warm_device = device;
         warm_state  = pthread_create(&warm_thread, NULL, warm_up, NULL) ? 2 : 1;
+        if (warm_state == 1)
+            warm_mark(&warm_started);
     }
-    pthread_mutex_unlock(&warm_lock);
+    pthread_mutex_unlock(&warm_join_lock);
 }
 
+int ff_gpu_warm_up_pending(void)
+{
+    int pending;
+    pthread_mutex_lock(&warm_lock);
+    /* Loading a runtime takes milliseconds: wait for that much, so that a
+     * machine without one is told apart from a GPU still starting. */
+    while (warm_started && !warm_loaded && !warm_finished)
+        pthread_cond_wait(&warm_cond, &warm_lock);
+    pending = warm_started && warm_loaded && !warm_finished;
+    pthread_mutex_unlock(&warm_lock);
+    return pending;
+}
 
 int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
 {
@@ -286,6 +330,7 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
         return AVERROR(ENOMEM);
     g->log_ctx = log_ctx;
     if (simulate && !strcmp(simulate, "1")) {
+        warm_wait();
         g->platform = FF_GPU_PLATFORM_SIMULATED;
         ff_gpu_simulated_functions(&g->fn);
         snprintf(g->name, sizeof(g->name), "simulated GPU");

@@ -62,6 +62,12 @@ int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
  * ready; the context then lives as long as the process.
  */
 void ff_gpu_warm_up(int device);
+/**
+ * 1 while the warm-up has found a GPU runtime and is still initialising it
+ * or creating the context (ff_gpu_open() would wait), else 0: not started,
+ * finished, or no runtime to load (waits the milliseconds that takes).
+ */
+int  ff_gpu_warm_up_pending(void);
 void ff_gpu_close(FFGpu **g);
 
 /**

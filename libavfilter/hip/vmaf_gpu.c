@@ -27,6 +27,7 @@
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/slicethread.h"
+#include "libavutil/time.h"
 
 #include "code_object.h"
 #include "vmaf_gpu.h"
@@ -357,6 +358,7 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
 {
     const FFVmafPicture *pic[2] = { ref, dis };
     int s = ff_vmaf_gpu_slot(index), device = 0, host = 0, ret;
+    int64_t t0;
 
     /* The slot's previous frame is FF_VMAF_GPU_SLOTS frames old and read
      * back long ago; waiting costs nothing but keeps reuse safe. */
@@ -375,12 +377,14 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
 
     /* The host pictures' copies into page-locked memory, on the pool. */
     atomic_store(&g->clamped, 0);
+    t0 = av_gettime_relative();
     for (int w = 0; w < 2; w++)
         if (!pic[w]->on_device && (ret = stage_host(g, s, w, pic[w])) < 0) {
             g->nb_staged = 0;
             return ret;
         }
     run_staged(g);
+    g->stage_us += av_gettime_relative() - t0;
     /* Uploads run on a stream of their own, beside the previous frames'
      * kernels. The slot's last frame has run (waited for above), but the
      * frames after it may still be reading its planes as an earlier

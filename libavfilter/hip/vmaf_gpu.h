@@ -124,6 +124,9 @@ typedef struct FFVmafGpu {
     /** After an upload: bit w set when picture w had samples above the depth's maximum. */
     atomic_uint clamped;
 
+    /* Host time of the filter thread in the staging copies (us, all frames). */
+    int64_t stage_us;
+
     /* GPU time from each frame's upload to its last copy, once read back. */
     int timing;
     double busy;

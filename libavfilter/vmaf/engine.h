@@ -84,6 +84,13 @@ void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend,
  * GPU backend finds it ready.
  */
 void ff_vmaf_engine_warm_up_gpu(int device);
+/**
+ * 1 when ff_vmaf_engine_configure() would now wait for the GPU to finish
+ * starting (ff_vmaf_engine_warm_up_gpu()): a backend that may use it, a
+ * feature with a GPU kernel, host frames, and the runtime still starting.
+ * Call after ff_vmaf_engine_set_backend() and ff_vmaf_engine_set_cuda_frames().
+ */
+int  ff_vmaf_engine_gpu_starting(const FFVmafEngine *e);
 /** Tests: make the GPU path fail at frame index (-1: never). */
 void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 /** Measure the GPU time of every frame (ff_vmaf_engine_gpu_busy()); before configure. */

@@ -51,6 +51,16 @@ void ff_vmaf_engine_warm_up_gpu(int device)
     ff_gpu_warm_up(device);
 }
 
+int ff_vmaf_engine_gpu_starting(const FFVmafEngine *e)
+{
+    int twins = 0;
+    if (e->backend == FF_VMAF_BACKEND_CPU || e->cu_ctx)
+        return 0;
+    for (int i = 0; i < e->nb_features; i++)
+        twins += !!ff_vmaf_gpu_extractor_find(e->features[i]->ex);
+    return twins && ff_gpu_warm_up_pending();
+}
+
 void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on)
 {
     e->gpu_timing = on;
@@ -83,6 +93,16 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
     int64_t t0;
     if (!e->gpu)
         return;
+    e->gpu_stage_us += e->gpu->stage_us;
+    if (e->gpu_queued) {
+        double n = e->gpu_queued;
+        /* Where the caller's thread spends its time per frame: what an
+         * ffmpeg run's speed is bounded by when the GPU is not busy. */
+        av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU path, caller's thread, per frame over %u frames: "
+               "%.1f us staging the pictures, %.1f us queueing uploads and kernels, "
+               "%.1f us reading results back.\n", e->gpu_queued, e->gpu_stage_us / n,
+               (e->gpu_queue_us - e->gpu_stage_us) / n, e->gpu_collect_us / n);
+    }
     t0 = av_gettime_relative();
     ff_vmaf_gpu_free(&e->gpu);
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU released in %.1f ms.\n",
@@ -285,6 +305,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     /* Frees the ring (and the host copies) only now. */
     e->gpu_busy  += gpu->busy;
     e->gpu_timed += gpu->nb_timed;
+    e->gpu_stage_us += gpu->stage_us;
     ff_vmaf_gpu_free(&gpu);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
@@ -295,6 +316,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
 int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
                              const FFVmafPicture *ref, const FFVmafPicture *dis)
 {
+    int64_t t0 = av_gettime_relative();
     int ret;
 
     if ((ret = enter(e)) < 0)
@@ -315,7 +337,11 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
     if (ret >= 0)
         ret = ff_vmaf_gpu_frame_queued(e->gpu, index);
     leave(e);
-    return ret < 0 ? fall_back_to_cpu(e, index, ret) : 0;
+    if (ret < 0)
+        return fall_back_to_cpu(e, index, ret);
+    e->gpu_queue_us += av_gettime_relative() - t0;
+    e->gpu_queued++;
+    return 0;
 }
 
 int ff_vmaf_engine_gpu_wait_first(FFVmafEngine *e)
@@ -342,6 +368,7 @@ int ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsign
 int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
 {
     unsigned step = ff_vmaf_collector_get_step(e->fc);
+    int64_t t0 = av_gettime_relative();
     int ret = 0;
 
     if (!e->gpu)
@@ -365,7 +392,10 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
     }
     leave(e);
     ff_vmaf_collector_set_step(e->fc, step);
-    return ret < 0 ? fall_back_to_cpu(e, e->nb_pushed, ret) : 0;
+    if (ret < 0)
+        return fall_back_to_cpu(e, e->nb_pushed, ret);
+    e->gpu_collect_us += av_gettime_relative() - t0;
+    return 0;
 }
 
 int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
