@@ -35,12 +35,15 @@ run "vmaf_hip=backend=hip, VMAF, n_threads=4" -lavfi "vmaf_hip=backend=hip:n_thr
 run "vmaf_hip=backend=cpu, PSNR alone, 1 thread" -lavfi "vmaf_hip=backend=cpu:model=:feature=name=psnr:n_threads=1"
 run "one graph, two outputs, no filter (one filter thread)" -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]"
 
-# The filter's own account of its time (verbose log): per frame pair on the
+# The filter's own account of its time (verbose log) for VMAF, PSNR alone,
+# 3d0h (SPLIT_MODELS: the folder of its model) and the four extras: per pair on the
 # filtergraph's thread, and the GPU path's parts.
-for f in "model=:feature=name=psnr" ""; do
+for f in "model=:feature=name=psnr" "" "model=path=${SPLIT_MODELS:-models}/vmaf_v1.0.16_3d0h.json" \
+         "feature=name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi"; do
+    case $f in *3d0h*) [ -f "${f#model=path=}" ] || continue ;; esac
     echo "-- vmaf_hip=backend=hip${f:+:$f}, its verbose account:"
     "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -lavfi "vmaf_hip=backend=hip${f:+:$f}" \
-        -f null - 2>&1 | grep -E "per frame|GPU ready" | sed 's/^\[[^]]*\] /   /'
+        -f null - 2>&1 | grep -E "per frame|GPU ready|were held" | sed 's/^\[[^]]*\] /   /'
 done
 
 # Several processes on one GPU against the same processes with no filter,
