@@ -51,15 +51,21 @@ done
 procs=${SPLIT_PROCS:-8}
 mn=$(( n / 2 ))
 many() {
-    local label=$1 s ms
+    local label=$1 s ms ready
     shift
     s=$(date +%s%N)
     for i in $(seq "$procs"); do
-        "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -frames:v "$mn" "$@" -f null - &
+        "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -frames:v "$mn" "$@" -f null - \
+            2> "$dir/many.$i.log" &
     done
     wait
     ms=$(( ($(date +%s%N) - s) / 1000000 ))
     printf '%-58s %5d ms %6d fps in all\n' "$procs x $mn frames, $label" "$ms" $(( procs * mn * 1000 / ms ))
+    # How long each process's GPU took to start, the others starting too.
+    ready=$(sed -n 's/.*GPU ready in \([0-9.]*\) ms.*/\1/p' "$dir"/many.*.log | sort -n | tr '\n' ' ')
+    [ -n "$ready" ] && echo "   GPU ready in (ms, each process): $ready"
+    grep -h -i "error" "$dir"/many.*.log | head -3
+    rm -f "$dir"/many.*.log
 }
 many "no filter" -map 0 -map 1
 many "vmaf_hip=backend=hip" -lavfi "vmaf_hip=backend=hip"

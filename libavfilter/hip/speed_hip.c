@@ -74,14 +74,15 @@ typedef struct SpeedHipContext {
     FFGpuPtr g_blur, g_mean;    ///< the Gaussian taps
     FFGpuPtr xi, xw, yi, yw;    ///< resampling taps, when resampling
     float scale;                ///< 16-bit samples to 8-bit units
-    /* The host's block model. */
-    FFVmafSpeedScratch model;   ///< only y, x and qy
+    /* The host's block model, of both pictures of a pair at once. */
+    FFVmafSpeedScratch model[2]; ///< only y, x and qy
     float *stats;               ///< s_ref, e_ref, s_dis, e_dis
 } SpeedHipContext;
 
 static void speed_hip_free_host(SpeedHipContext *s)
 {
-    ff_vmaf_speed_scratch_free(&s->model);
+    for (int w = 0; w < 2; w++)
+        ff_vmaf_speed_scratch_free(&s->model[w]);
     av_freep(&s->stats);
 }
 
@@ -134,10 +135,14 @@ static int speed_hip_setup(FFVmafFeature *f, int nb_in)
         s->yw = s->xw + (size_t)c->ws * TAPS * sizeof(float);
     }
 
-    if (!(s->model.y  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
-        !(s->model.x  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
-        !(s->model.qy = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
-        !(s->stats    = av_malloc_array(4 * nb, sizeof(float)))) {
+    for (int w = 0; w < 2; w++)
+        if (!(s->model[w].y  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
+            !(s->model[w].x  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
+            !(s->model[w].qy = av_malloc_array(nb * B2 + 1, sizeof(float)))) {
+            speed_hip_free_host(s);
+            return AVERROR(ENOMEM);
+        }
+    if (!(s->stats = av_malloc_array(4 * nb, sizeof(float)))) {
         speed_hip_free_host(s);
         return AVERROR(ENOMEM);
     }
@@ -177,28 +182,48 @@ static int speed_hip_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *
                          COV_THREADS, 1, g->stream, cov_args);
 }
 
+/* The block models of a pair, a range of blocks of one picture a job. */
+typedef struct SpeedPairJobs {
+    SpeedHipContext *s;
+    const float *rec[2];         ///< each picture's covariance, then plane
+    FFVmafSpeedFactor fac[2];
+} SpeedPairJobs;
+
+static void speed_pair_job(void *priv, int j, int nb_jobs)
+{
+    SpeedPairJobs *p = priv;
+    SpeedHipContext *s = p->s;
+    const FFVmafSpeedConfig *c = &s->cpu.cfg;
+    const int nb = ff_vmaf_speed_nb_blocks(c), parts = nb_jobs / 2, w = j % 2, part = j / 2;
+    float *st = s->stats + 2 * w * nb;
+
+    ff_vmaf_speed_block_range(c, &p->fac[w], p->rec[w] + B2 * B2, s->wt, st, st + nb,
+                              &s->model[w], (int)((int64_t)nb * part / parts),
+                              (int)((int64_t)nb * (part + 1) / parts));
+}
+
 /*
  * The block model of the pair of inputs (ref, dis) starting at input k of
- * frame index: s->stats, and the pair's score.
+ * frame index: s->stats, and the pair's score. The blocks are independent
+ * (and computed as on the CPU whatever the split): spread over the ring's
+ * threads, they no longer hold the filter thread for a millisecond.
  */
 static float speed_hip_pair(FFVmafFeature *f, unsigned index, int k, int *sing_ref,
                             int *sing_dis, int *singular)
 {
     SpeedHipContext *s = f->priv;
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
-    const int nb = ff_vmaf_speed_nb_blocks(c);
     const float *res = ff_vmaf_gpu_results_host(f->gpu, index, s->results);
-    int sing[2];
+    SpeedPairJobs p = { s };
 
     for (int w = 0; w < 2; w++) {
-        const float *r = res + (size_t)(k + w) * s->rec;
-        float *st = s->stats + 2 * w * nb;
-        sing[w] = ff_vmaf_speed_block_model(c, (const float (*)[B2])r, r + B2 * B2, s->wt,
-                                            st, st + nb, &s->model);
+        p.rec[w] = res + (size_t)(k + w) * s->rec;
+        ff_vmaf_speed_block_factor((const float (*)[B2])p.rec[w], &p.fac[w]);
     }
-    *sing_ref = sing[0];
-    *sing_dis = sing[1];
-    return ff_vmaf_speed_pair_score(c, s->stats, sing[0], sing[1], singular);
+    ff_vmaf_gpu_parallel(f->gpu, speed_pair_job, &p, 2 * ff_vmaf_gpu_nb_threads(f->gpu));
+    *sing_ref = p.fac[0].singular;
+    *sing_dis = p.fac[1].singular;
+    return ff_vmaf_speed_pair_score(c, s->stats, p.fac[0].singular, p.fac[1].singular, singular);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -38,7 +38,7 @@ FF_VMAF_GPU_CODE(unpack, unpack_kernels);
 #define UNPACK_BLOCK_X 64
 #define UNPACK_BLOCK_Y 4
 
-static void stage_job(void *priv, int j, int thread, int n, int nb_threads);
+static void pool_job(void *priv, int j, int thread, int n, int nb_threads);
 
 int ff_vmaf_gpu_slot(unsigned index)
 {
@@ -141,7 +141,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     g->nb_stagers = av_clip((int)((host_size + (1 << 20) - 1) >> 20), 1, 6);
     g->nb_stagers = FFMIN(g->nb_stagers, FFMAX(av_cpu_count() / 2, 1));
     if (g->nb_stagers > 1 &&
-        avpriv_slicethread_create(&g->stager, g, stage_job, NULL, g->nb_stagers) <= 1)
+        avpriv_slicethread_create(&g->stager, g, pool_job, NULL, g->nb_stagers) <= 1)
         avpriv_slicethread_free(&g->stager);
 
     ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)
@@ -257,8 +257,32 @@ static int stage(FFVmafGpu *g, int which, unsigned max, uint8_t *dst, const uint
     return 0;
 }
 
+static void pool_job(void *priv, int j, int thread, int n, int nb_threads)
+{
+    FFVmafGpu *g = priv;
+    g->job(g->job_priv, j, n);
+}
+
+void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
+                          void *priv, int nb_jobs)
+{
+    if (!g->stager || nb_jobs < 2) {
+        for (int j = 0; j < nb_jobs; j++)
+            fn(priv, j, nb_jobs);
+        return;
+    }
+    g->job      = fn;
+    g->job_priv = priv;
+    avpriv_slicethread_execute(g->stager, nb_jobs, 0);
+}
+
+int ff_vmaf_gpu_nb_threads(const FFVmafGpu *g)
+{
+    return g->stager ? g->nb_stagers : 1;
+}
+
 /* Job j of n: its share of the rows of every staged copy. */
-static void stage_job(void *priv, int j, int thread, int n, int nb_threads)
+static void stage_job(void *priv, int j, int n)
 {
     FFVmafGpu *g = priv;
     for (int i = 0; i < g->nb_staged; i++) {
@@ -288,10 +312,7 @@ static void run_staged(FFVmafGpu *g)
 {
     if (!g->nb_staged)
         return;
-    if (g->stager)
-        avpriv_slicethread_execute(g->stager, g->nb_stagers, 0);
-    else
-        stage_job(g, 0, 0, 1, 1);
+    ff_vmaf_gpu_parallel(g, stage_job, g, g->stager ? g->nb_stagers : 1);
     g->nb_staged = 0;
 }
 

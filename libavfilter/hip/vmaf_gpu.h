@@ -115,8 +115,11 @@ typedef struct FFVmafGpu {
     uint8_t *results_host;      ///< page-locked, the same layout
 
     /* The copies of host pictures into the slot, made by nb_stagers
-     * threads (the caller's among them). */
+     * threads (the caller's among them); the twins' host work between
+     * frames, through ff_vmaf_gpu_parallel(), on the same threads. */
     struct AVSliceThread *stager;
+    void (*job)(void *priv, int job, int nb_jobs);
+    void *job_priv;
     FFVmafPictureDSPContext pdsp;
     int nb_stagers;
     FFVmafGpuStaged staged[8];
@@ -217,5 +220,15 @@ int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index);
 int ff_vmaf_gpu_frame_ready(FFVmafGpu *g, unsigned index);
 /** Count the GPU time of every frame (busy, nb_timed), from the next upload on. */
 int ff_vmaf_gpu_enable_timing(FFVmafGpu *g);
+
+/**
+ * Run fn(priv, j, nb_jobs) for every j in [0, nb_jobs) on the ring's
+ * threads (the caller's among them) and return when all have: for a
+ * twin's host work in collect(), which the caller's thread would
+ * otherwise do alone. At most ff_vmaf_gpu_nb_threads() run at once.
+ */
+void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
+                          void *priv, int nb_jobs);
+int  ff_vmaf_gpu_nb_threads(const FFVmafGpu *g);
 
 #endif /* AVFILTER_HIP_VMAF_GPU_H */

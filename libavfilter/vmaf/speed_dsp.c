@@ -773,13 +773,12 @@ static void apply_reflector(float m[B2][B2], const float h[B2][B2],
  *
  * @return 1 if a pivot of R is negligible (x is then unset), else 0
  */
-static int qr_solve(const float k[B2][B2], const float *y, float *x, float *qy,
-                    int nb)
+static int qr_factor(const float k[B2][B2], float q[B2][B2], float r[B2][B2])
 {
-    float z[B2][B2], q[B2][B2], h[B2][B2], r[B2][B2], v[B2];
+    float z[B2][B2], h[B2][B2], v[B2];
 
     memcpy(z, k, sizeof(z));
-    memset(q, 0, sizeof(q));
+    memset(q, 0, sizeof(float) * B2 * B2);
     for (int i = 0; i < B2; i++)
         q[i][i] = 1.0f;
 
@@ -814,15 +813,28 @@ static int qr_solve(const float k[B2][B2], const float *y, float *x, float *qy,
         apply_reflector(q, h, col, 0);
     }
     matmul(r, q, k);
+    for (int i = 0; i < B2; i++)
+        if (fabsf(r[i][i]) < SINGULAR_EPS)
+            return 1;
+    return 0;
+}
 
+/*
+ * k x = y for blocks [b0, b1) (one column of y and x each, nb apart), by
+ * the factors of qr_factor(): each block's operations are the same
+ * whichever range it is solved in.
+ */
+static void qr_apply(const float q[B2][B2], const float r[B2][B2], const float *y,
+                     float *x, float *qy, int nb, int b0, int b1)
+{
     for (int i = 0; i < B2; i++) {
         float *qyi = qy + i * nb;
-        for (int b = 0; b < nb; b++)
+        for (int b = b0; b < b1; b++)
             qyi[b] = 0.0f;
         for (int j = 0; j < B2; j++) {
             const float qij = q[i][j];
             const float *yj = y + j * nb;
-            for (int b = 0; b < nb; b++)
+            for (int b = b0; b < b1; b++)
                 qyi[b] += qij * yj[b];
         }
     }
@@ -831,19 +843,16 @@ static int qr_solve(const float k[B2][B2], const float *y, float *x, float *qy,
         float *xi = x + i * nb;
         const float rii = r[i][i];
 
-        if (fabsf(rii) < SINGULAR_EPS)
-            return 1;
-        memcpy(xi, qy + i * nb, nb * sizeof(*xi));
+        memcpy(xi + b0, qy + i * nb + b0, (b1 - b0) * sizeof(*xi));
         for (int j = i + 1; j < B2; j++) {
             const float rij = r[i][j];
             const float *xj = x + j * nb;
-            for (int b = 0; b < nb; b++)
+            for (int b = b0; b < b1; b++)
                 xi[b] = xi[b] - xj[b] * rij;
         }
-        for (int b = 0; b < nb; b++)
+        for (int b = b0; b < b1; b++)
             xi[b] = xi[b] / rii;
     }
-    return 0;
 }
 
 /* -------------------------------------------------------------------- */
@@ -902,55 +911,67 @@ static void covariance(const FFVmafSpeedConfig *c,
             k[p][q] = k[q][p] = (float)(acc[p][q] / (double)npix);
 }
 
-int ff_vmaf_speed_block_model(const FFVmafSpeedConfig *c,
-                              const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
-                              const float *d, ptrdiff_t stride,
-                              float *s, float *e, FFVmafSpeedScratch *tmp)
+void ff_vmaf_speed_block_factor(const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                                FFVmafSpeedFactor *fac)
+{
+    eigenvalues(k, fac->lambda);
+    fac->singular = 0;
+    for (int i = 0; i < B2; i++)
+        if (fac->lambda[i] < SINGULAR_EPS)
+            fac->singular = 1;
+    if (!fac->singular)
+        fac->singular = qr_factor(k, fac->q, fac->r);
+}
+
+void ff_vmaf_speed_block_range(const FFVmafSpeedConfig *c, const FFVmafSpeedFactor *fac,
+                               const float *d, ptrdiff_t stride, float *s, float *e,
+                               FFVmafSpeedScratch *tmp, int b0, int b1)
 {
     const double l2pie = log2_2pie();
     const int nb = c->nbh * c->nbv;
-    float lambda[B2];
-    int singular = 0;
 
-    eigenvalues(k, lambda);
-    for (int i = 0; i < B2; i++)
-        if (lambda[i] < SINGULAR_EPS)
-            singular = 1;
-
-    if (!singular) {
-        /* y: one row per position in the block, one column per block. */
-        for (int p = 0; p < B2; p++)
-            for (int bi = 0; bi < c->nbv; bi++)
-                for (int bj = 0; bj < c->nbh; bj++)
-                    tmp->y[p * nb + bi * c->nbh + bj] =
-                        d[(bi * B + p / B) * stride + bj * B + p % B];
-        singular = qr_solve(k, tmp->y, tmp->x, tmp->qy, nb);
-    }
-
-    /* Variance per block: the mean of x .* y over the block. */
-    if (singular) {
-        for (int b = 0; b < nb; b++)
+    if (fac->singular) {
+        for (int b = b0; b < b1; b++)
             s[b] = 0.0f;
     } else {
-        for (int b = 0; b < nb; b++)
+        /* y: one row per position in the block, one column per block. */
+        for (int p = 0; p < B2; p++)
+            for (int b = b0; b < b1; b++) {
+                const int bi = b / c->nbh, bj = b % c->nbh;
+                tmp->y[p * nb + b] = d[(bi * B + p / B) * stride + bj * B + p % B];
+            }
+        qr_apply(fac->q, fac->r, tmp->y, tmp->x, tmp->qy, nb, b0, b1);
+
+        /* Variance per block: the mean of x .* y over the block. */
+        for (int b = b0; b < b1; b++)
             s[b] = tmp->x[b] * tmp->y[b] / 25.0f;
         for (int p = 1; p < B2; p++) {
             const float *xp = tmp->x + p * nb, *yp = tmp->y + p * nb;
-            for (int b = 0; b < nb; b++)
+            for (int b = b0; b < b1; b++)
                 s[b] = s[b] + xp[b] * yp[b] / 25.0f;
         }
     }
 
     /* Entropy of the scaled Gaussian plus neural noise, per block. */
-    for (int b = 0; b < nb; b++)
+    for (int b = b0; b < b1; b++)
         e[b] = 0.0f;
     for (int i = 0; i < B2; i++) {
-        const float l = lambda[i] < 0.0f ? 0.0f : lambda[i];
-        for (int b = 0; b < nb; b++)
+        const float l = fac->lambda[i] < 0.0f ? 0.0f : fac->lambda[i];
+        for (int b = b0; b < b1; b++)
             e[b] = (float)((double)e[b] +
                            (log2((double)(l * s[b] + c->sigma_nn)) + l2pie));
     }
-    return singular;
+}
+
+int ff_vmaf_speed_block_model(const FFVmafSpeedConfig *c,
+                              const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                              const float *d, ptrdiff_t stride,
+                              float *s, float *e, FFVmafSpeedScratch *tmp)
+{
+    FFVmafSpeedFactor fac;
+    ff_vmaf_speed_block_factor(k, &fac);
+    ff_vmaf_speed_block_range(c, &fac, d, stride, s, e, tmp, 0, c->nbh * c->nbv);
+    return fac.singular;
 }
 
 int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,

@@ -197,6 +197,26 @@ int ff_vmaf_speed_plane_stats(const FFVmafSpeedConfig *c,
 void ff_vmaf_speed_resample_taps(const FFVmafSpeedConfig *c, int vertical,
                                  int *idx, float *wt);
 
+/** What the block model needs of the 25x25 covariance, for every block. */
+typedef struct FFVmafSpeedFactor {
+    float lambda[FF_VMAF_SPEED_B2];                     ///< its eigenvalues
+    float q[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2];        ///< and QR factors
+    float r[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2];
+    int singular;                                       ///< 1: s[] is 0
+} FFVmafSpeedFactor;
+
+/**
+ * ff_vmaf_speed_block_model() in two steps, so that ranges of blocks can
+ * be computed apart (on several threads): the factors of k, then blocks
+ * [b0, b1) of s[] and e[] (and of tmp's y, x and qy). The results do not
+ * depend on how the blocks are split.
+ */
+void ff_vmaf_speed_block_factor(const float k[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],
+                                FFVmafSpeedFactor *fac);
+void ff_vmaf_speed_block_range(const FFVmafSpeedConfig *c, const FFVmafSpeedFactor *fac,
+                               const float *d, ptrdiff_t stride, float *s, float *e,
+                               FFVmafSpeedScratch *tmp, int b0, int b1);
+
 /**
  * The block model of a pre-processed plane: from the 25x25 covariance k
  * and the operating plane d (rows of stride floats; only its first
