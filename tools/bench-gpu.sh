@@ -24,6 +24,8 @@
 #   BENCH_DIR           raw inputs and logs (default /dev/shm/vmaf-gpu-bench;
 #                       removed at the end unless BENCH_KEEP=1)
 #   BENCH_PROCS         processes at once in the last part (default 8)
+#   BENCH_REPEAT        runs of the floor and of each GPU run, the median
+#                       wall time reported (default 3; the cpu runs: one)
 #   BENCH_DEADLINE      seconds after which the remaining runs are skipped
 #                       (default 480)
 #   BENCH_NO_GPU=1      no GPU: every "hip" run is made with backend=cpu
@@ -43,6 +45,7 @@ cpu_scale=${BENCH_CPU_FRAMES_SCALE:-1}
 cases=${BENCH_CASES:-"1080p8 1080p10 4k8"}
 procs=${BENCH_PROCS:-8}
 deadline=${BENCH_DEADLINE:-480}
+repeat=${BENCH_REPEAT:-3}
 no_gpu=${BENCH_NO_GPU:-0}
 dir=${BENCH_DIR:-/dev/shm/vmaf-gpu-bench}
 if [ -n "${BENCH_MODELS:-}" ]; then models=$BENCH_MODELS
@@ -194,7 +197,7 @@ case_params() { # case: sets size pix frames label
 # One ffmpeg run of the current case: sets wall_ms, rc, busy.
 #   ffrun name frames filter|"" [sample]
 ffrun() {
-    local name=$1 n=$2 filter=$3 sample=${4:-0} dur t0 t1
+    local name=$1 n=$2 filter=$3 sample=${4:-0} reps=${5:-1} dur t0 t1 walls= k
     local in
     dur=$(awk -v n="$n" 'BEGIN { printf "%.2f", n / 25 }')
     in=(-f rawvideo -pix_fmt "$pix" -video_size "$size" -framerate 25 -t "$dur" -i "$dir/${case}_dis.yuv"
@@ -204,13 +207,19 @@ ffrun() {
     else
         set -- -map 0 -map 1
     fi
-    [ "$sample" = 1 ] && busy_start "$logs/$name.gpu"
-    t0=$(date +%s%N)
-    timeout $tmo "$ffmpeg" -nostdin -hide_banner -nostats "${in[@]}" "$@" -f null - \
-        > "$logs/$name.err" 2>&1
-    rc=$?
-    t1=$(date +%s%N)
-    wall_ms=$(( (t1 - t0) / 1000000 ))
+    # reps runs, the median's wall time (the runs vary on a shared host);
+    # the GPU sampled and the log kept of the last.
+    for k in $(seq "$reps"); do
+        [ "$sample" = 1 ] && [ "$k" = "$reps" ] && busy_start "$logs/$name.gpu"
+        t0=$(date +%s%N)
+        timeout $tmo "$ffmpeg" -nostdin -hide_banner -nostats "${in[@]}" "$@" -f null - \
+            > "$logs/$name.err" 2>&1
+        rc=$?
+        t1=$(date +%s%N)
+        walls="$walls $(( (t1 - t0) / 1000000 ))"
+        [ $rc = 0 ] || break
+    done
+    wall_ms=$(echo $walls | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     busy=-
     [ "$sample" = 1 ] && busy=$(busy_stop "$logs/$name.gpu")
     [ $rc = 0 ] || echo "  ! $name failed (rc $rc): $(why "$logs/$name.err")"
@@ -250,7 +259,8 @@ echo "engine_bench: $engine_bench$([ -x "$engine_bench" ] || echo ' (missing: it
 
 # ---------------------------------------------------------------- cases
 echo
-echo "== ffmpeg, raw frames in tmpfs: wall fps of the whole process"
+echo "== ffmpeg, raw frames in tmpfs: wall fps of the whole process (floor and $gtag runs:"
+echo "   the median of $repeat runs' wall times; cpu runs: one)"
 echo "   (% of floor: fps over the no-filter floor's fps; GPU busy: mean of nvidia-smi"
 echo "   utilization.gpu every 100 ms over the run, and the number of samples)"
 echo
@@ -268,7 +278,7 @@ for case in $cases; do
         continue
     fi
     if late; then skipped floor -; continue; fi
-    ffrun "${case}_floor" "$frames" ""
+    ffrun "${case}_floor" "$frames" "" 0 "$repeat"
     floor_fps=$(awk -v n="$frames" -v ms="$wall_ms" 'BEGIN { printf "%.3f", n * 1000 / (ms > 0 ? ms : 1) }')
     row "floor (no filter)" - "$frames" 0 -
 
@@ -281,11 +291,11 @@ for case in $cases; do
         3d0h)   what="v1.0.16 3d0h model" fopt=":model=path=$model3d" ;;
         esac
         for b in $gtag cpu; do
-            if [ "$b" = cpu ]; then n=$cpu_frames bopt="backend=cpu"; s=0
-            else n=$frames bopt=$gbopt; s=1; fi
+            if [ "$b" = cpu ]; then n=$cpu_frames bopt="backend=cpu"; s=0 reps=1
+            else n=$frames bopt=$gbopt; s=1 reps=$repeat; fi
             name=${case}_${r}_$b
             if late; then skipped "$what" "$b"; continue; fi
-            ffrun "$name" "$n" "vmaf_hip=$bopt$fopt:log_fmt=json:log_path=$logs/$name.json" $s
+            ffrun "$name" "$n" "vmaf_hip=$bopt$fopt:log_fmt=json:log_path=$logs/$name.json" $s $reps
             row "$what" "$b" "$n" "$floor_fps" "$busy" "$logs/$name.json"
         done
         a=$logs/${case}_${r}_$gtag.json
@@ -381,22 +391,32 @@ else
     [ -f "$dir/${case}_dis.yuv" ] && [ "$(stat -c %s "$dir/${case}_dis.yuv")" -ge $((n * 3110400)) ] ||
         { frames=$n; gen $case; }
     dur=$(awk -v n="$n" 'BEGIN { printf "%.2f", n / 25 }')
+    procs_run() { # filter|"": sets wall_ms and failed
+        local i p pids=() t0 t1
+        t0=$(date +%s%N)
+        for i in $(seq "$procs"); do
+            if [ -n "$1" ]; then set -- "$1" -lavfi "[0:v][1:v]$1:log_fmt=json:log_path=$logs/proc_$i.json"
+            else set -- "" -map 0 -map 1; fi
+            timeout $tmo "$ffmpeg" -nostdin -hide_banner -nostats \
+                -f rawvideo -pix_fmt "$pix" -video_size "$size" -framerate 25 -t "$dur" -i "$dir/${case}_dis.yuv" \
+                -f rawvideo -pix_fmt "$pix" -video_size "$size" -framerate 25 -t "$dur" -i "$dir/${case}_ref.yuv" \
+                "${@:2}" -f null - > "$logs/proc_$i.err" 2>&1 &
+            pids+=($!)
+            set -- "$1"
+        done
+        failed=0
+        for p in "${pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
+        t1=$(date +%s%N)
+        wall_ms=$(( (t1 - t0) / 1000000 ))
+    }
+    # Their floor: as many processes reading the same inputs, no filter.
+    procs_run ""
+    awk -v p="$procs" -v n="$n" -v ms="$wall_ms" -v f="$failed" 'BEGIN {
+        printf "floor, no filter: %d x %d frames in %.2f s: %.1f fps in all; %d failed\n",
+               p, n, ms / 1000, p * n * 1000 / ms, f }'
     busy_start "$logs/procs.gpu"
-    t0=$(date +%s%N)
-    pids=()
-    for i in $(seq "$procs"); do
-        timeout $tmo "$ffmpeg" -nostdin -hide_banner -nostats \
-            -f rawvideo -pix_fmt "$pix" -video_size "$size" -framerate 25 -t "$dur" -i "$dir/${case}_dis.yuv" \
-            -f rawvideo -pix_fmt "$pix" -video_size "$size" -framerate 25 -t "$dur" -i "$dir/${case}_ref.yuv" \
-            -lavfi "[0:v][1:v]vmaf_hip=$gbopt:log_fmt=json:log_path=$logs/proc_$i.json" \
-            -f null - > "$logs/proc_$i.err" 2>&1 &
-        pids+=($!)
-    done
-    failed=0
-    for p in "${pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
-    t1=$(date +%s%N)
+    procs_run "vmaf_hip=$gbopt"
     busy=$(busy_stop "$logs/procs.gpu")
-    wall_ms=$(( (t1 - t0) / 1000000 ))
     awk -v p="$procs" -v n="$n" -v ms="$wall_ms" -v b="$busy" -v f="$failed" 'BEGIN {
         printf "%d x %d frames in %.2f s (the slowest): %.1f fps in all, %.1f per process; GPU busy %s; %d failed\n",
                p, n, ms / 1000, p * n * 1000 / ms, n * 1000 / ms, b, f }'

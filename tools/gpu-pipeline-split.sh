@@ -67,7 +67,25 @@ many() {
     grep -h -i "error" "$dir"/many.*.log | head -3
     rm -f "$dir"/many.*.log
 }
+# The same streams in one process: a filtergraph (and thread) each, one GPU
+# context for all.
+one_process() {
+    local label=$1 s ms args=() i
+    shift
+    for i in $(seq 0 $((procs - 1))); do
+        args+=($IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv")
+    done
+    for i in $(seq 0 $((procs - 1))); do
+        args+=(-filter_complex "[$((2 * i)):v][$((2 * i + 1)):v]$1[o$i]" -map "[o$i]" -frames:v "$mn" -f null -)
+    done
+    s=$(date +%s%N)
+    "$F" -v error "${args[@]}" || echo "$label: FAILED"
+    ms=$(( ($(date +%s%N) - s) / 1000000 ))
+    printf '%-58s %5d ms %6d fps in all\n' "1 process, $procs graphs x $mn frames, $label" "$ms" \
+        $(( procs * mn * 1000 / ms ))
+}
 many "no filter" -map 0 -map 1
+one_process "vmaf_hip=backend=hip" "vmaf_hip=backend=hip"
 many "vmaf_hip=backend=hip" -lavfi "vmaf_hip=backend=hip"
 many "vmaf_hip=backend=hip, PSNR alone" -lavfi "vmaf_hip=backend=hip:model=:feature=name=psnr"
 rm -rf "$dir"

@@ -74,14 +74,16 @@ typedef struct SpeedHipContext {
     FFGpuPtr g_blur, g_mean;    ///< the Gaussian taps
     FFGpuPtr xi, xw, yi, yw;    ///< resampling taps, when resampling
     float scale;                ///< 16-bit samples to 8-bit units
-    /* The host's block model, of both pictures of a pair at once. */
-    FFVmafSpeedScratch model[2]; ///< only y, x and qy
-    float *stats;               ///< s_ref, e_ref, s_dis, e_dis
+    /* The host's block model, of every input of a frame at once. */
+    FFVmafSpeedScratch model[4]; ///< only y, x and qy
+    FFVmafSpeedFactor fac[4];
+    const float *in[4];         ///< each input's covariance, then plane, read back
+    float *stats;               ///< per pair: s_ref, e_ref, s_dis, e_dis
 } SpeedHipContext;
 
 static void speed_hip_free_host(SpeedHipContext *s)
 {
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < FF_ARRAY_ELEMS(s->model); w++)
         ff_vmaf_speed_scratch_free(&s->model[w]);
     av_freep(&s->stats);
 }
@@ -135,14 +137,14 @@ static int speed_hip_setup(FFVmafFeature *f, int nb_in)
         s->yw = s->xw + (size_t)c->ws * TAPS * sizeof(float);
     }
 
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < nb_in; w++)
         if (!(s->model[w].y  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
             !(s->model[w].x  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
             !(s->model[w].qy = av_malloc_array(nb * B2 + 1, sizeof(float)))) {
             speed_hip_free_host(s);
             return AVERROR(ENOMEM);
         }
-    if (!(s->stats = av_malloc_array(4 * nb, sizeof(float)))) {
+    if (!(s->stats = av_malloc_array(2 * nb_in * nb, sizeof(float)))) {
         speed_hip_free_host(s);
         return AVERROR(ENOMEM);
     }
@@ -182,48 +184,54 @@ static int speed_hip_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *
                          COV_THREADS, 1, g->stream, cov_args);
 }
 
-/* The block models of a pair, a range of blocks of one picture a job. */
-typedef struct SpeedPairJobs {
-    SpeedHipContext *s;
-    const float *rec[2];         ///< each picture's covariance, then plane
-    FFVmafSpeedFactor fac[2];
-} SpeedPairJobs;
-
-static void speed_pair_job(void *priv, int j, int nb_jobs)
+/* The factors of input j's covariance. */
+static void speed_factor_job(void *priv, int j, int nb_jobs)
 {
-    SpeedPairJobs *p = priv;
-    SpeedHipContext *s = p->s;
+    SpeedHipContext *s = priv;
+    ff_vmaf_speed_block_factor((const float (*)[B2])s->in[j], &s->fac[j]);
+}
+
+/* A range of the blocks of one input a job. */
+static void speed_blocks_job(void *priv, int j, int nb_jobs)
+{
+    SpeedHipContext *s = priv;
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
-    const int nb = ff_vmaf_speed_nb_blocks(c), parts = nb_jobs / 2, w = j % 2, part = j / 2;
+    const int nb = ff_vmaf_speed_nb_blocks(c), parts = nb_jobs / s->nb_in;
+    const int w = j % s->nb_in, part = j / s->nb_in;
     float *st = s->stats + 2 * w * nb;
 
-    ff_vmaf_speed_block_range(c, &p->fac[w], p->rec[w] + B2 * B2, s->wt, st, st + nb,
+    ff_vmaf_speed_block_range(c, &s->fac[w], s->in[w] + B2 * B2, s->wt, st, st + nb,
                               &s->model[w], (int)((int64_t)nb * part / parts),
                               (int)((int64_t)nb * (part + 1) / parts));
 }
 
 /*
- * The block model of the pair of inputs (ref, dis) starting at input k of
- * frame index: s->stats, and the pair's score. The blocks are independent
- * (and computed as on the CPU whatever the split): spread over the ring's
- * threads, they no longer hold the filter thread for a millisecond.
+ * The block models of every input of frame index (pairs ref, dis): the
+ * inputs' factors (a quarter of a millisecond each), then their blocks,
+ * each computed as on the CPU whatever the split, on the ring's threads
+ * rather than one after the other on the filter thread.
  */
-static float speed_hip_pair(FFVmafFeature *f, unsigned index, int k, int *sing_ref,
-                            int *sing_dis, int *singular)
+static void speed_hip_models(FFVmafFeature *f, unsigned index)
 {
     SpeedHipContext *s = f->priv;
-    const FFVmafSpeedConfig *c = &s->cpu.cfg;
     const float *res = ff_vmaf_gpu_results_host(f->gpu, index, s->results);
-    SpeedPairJobs p = { s };
 
-    for (int w = 0; w < 2; w++) {
-        p.rec[w] = res + (size_t)(k + w) * s->rec;
-        ff_vmaf_speed_block_factor((const float (*)[B2])p.rec[w], &p.fac[w]);
-    }
-    ff_vmaf_gpu_parallel(f->gpu, speed_pair_job, &p, 2 * ff_vmaf_gpu_nb_threads(f->gpu));
-    *sing_ref = p.fac[0].singular;
-    *sing_dis = p.fac[1].singular;
-    return ff_vmaf_speed_pair_score(c, s->stats, p.fac[0].singular, p.fac[1].singular, singular);
+    for (int w = 0; w < s->nb_in; w++)
+        s->in[w] = res + (size_t)w * s->rec;
+    ff_vmaf_gpu_parallel(f->gpu, speed_factor_job, s, s->nb_in);
+    ff_vmaf_gpu_parallel(f->gpu, speed_blocks_job, s, s->nb_in * ff_vmaf_gpu_nb_threads(f->gpu));
+}
+
+/* The score of the pair of inputs starting at k, once modelled. */
+static float speed_hip_pair(SpeedHipContext *s, int k, int *sing_ref, int *sing_dis,
+                            int *singular)
+{
+    const FFVmafSpeedConfig *c = &s->cpu.cfg;
+
+    *sing_ref = s->fac[k].singular;
+    *sing_dis = s->fac[k + 1].singular;
+    return ff_vmaf_speed_pair_score(c, s->stats + 2 * k * ff_vmaf_speed_nb_blocks(c),
+                                    *sing_ref, *sing_dis, singular);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -261,8 +269,11 @@ static int speed_chroma_hip_collect(FFVmafFeature *f, unsigned index,
                                     FFVmafFeatureCollector *fc)
 {
     int sr, sd, sing_u, sing_v;
-    float score_u = speed_hip_pair(f, index, 0, &sr, &sd, &sing_u);
-    float score_v = speed_hip_pair(f, index, 2, &sr, &sd, &sing_v);
+    float score_u, score_v;
+
+    speed_hip_models(f, index);
+    score_u = speed_hip_pair(f->priv, 0, &sr, &sd, &sing_u);
+    score_v = speed_hip_pair(f->priv, 2, &sr, &sd, &sing_v);
 
     return ff_vmaf_speed_chroma_write(f, fc, index, score_u, sing_u, score_v, sing_v);
 }
@@ -351,7 +362,8 @@ static int speed_temporal_hip_collect(FFVmafFeature *f, unsigned index,
 
     if (index > 0) {
         int sing_ref, sing_dis, singular;
-        score = speed_hip_pair(f, index, 0, &sing_ref, &sing_dis, &singular);
+        speed_hip_models(f, index);
+        score = speed_hip_pair(f->priv, 0, &sing_ref, &sing_dis, &singular);
         if (sing_ref || sing_dis)
             av_log(f->log_ctx, AV_LOG_VERBOSE, "speed_temporal: frame %u: "
                    "block covariance is singular.\n", index);
