@@ -64,7 +64,7 @@ many() {
     # How long each process's GPU took to start, the others starting too.
     ready=$(sed -n 's/.*GPU ready in \([0-9.]*\) ms.*/\1/p' "$dir"/many.*.log | sort -n | tr '\n' ' ')
     [ -n "$ready" ] && echo "   GPU ready in (ms, each process): $ready"
-    grep -h -i "error" "$dir"/many.*.log | head -3
+    grep -h -E "Error|error:|[Ff]ailed" "$dir"/many.*.log | head -3
     rm -f "$dir"/many.*.log
 }
 # The same streams in one process: a filtergraph (and thread) each, one GPU
