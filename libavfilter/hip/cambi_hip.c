@@ -89,6 +89,7 @@ typedef struct CambiHipContext {
     FFGpuPtr img, filt[2], mask, c, stats;
     ScaleGeo geo[2];
     size_t results;             ///< 2 x FF_VMAF_CAMBI_SCALES CambiResult
+    unsigned nb_on_cpu;         ///< pictures whose sums needed the CPU (verbose log)
 } CambiHipContext;
 
 static void scale_geo(const CambiContext *s, const CambiSize *sz, ScaleGeo *sg)
@@ -290,6 +291,7 @@ static int score_on_cpu(FFVmafFeature *f, unsigned index, int p, double *score)
                "picture is not on the host.\n", index);
         return ret;
     }
+    s->nb_on_cpu++;
     ff_vmaf_picture_set_geometry(&pic, &g->geo);
     pic.data[0]     = ff_vmaf_gpu_host_plane(g, index, p ? 0 : 1, 0);
     pic.data[1]     = pic.data[2] = NULL;
@@ -322,6 +324,15 @@ static int cambi_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
     return ff_vmaf_cambi_write(f, fc, index, score[0], score[1]);
 }
 
+static void cambi_hip_close(FFVmafFeature *f)
+{
+    CambiHipContext *s = f->priv;
+    if (s->nb_on_cpu)
+        av_log(f->log_ctx, AV_LOG_VERBOSE, "Feature 'cambi': %u pictures scored on the CPU "
+               "(a top-k sum beyond the GPU's exact reach).\n", s->nb_on_cpu);
+    ff_vmaf_cambi_close(f);
+}
+
 extern const FFVmafExtractor ff_vmaf_extractor_cambi;
 
 const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
@@ -334,7 +345,7 @@ const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
     .frame_delay   = 1,
     .init          = cambi_hip_init,
     .extract       = cambi_hip_extract,
-    .close         = ff_vmaf_cambi_close,
+    .close         = cambi_hip_close,
     .collect       = cambi_hip_collect,
     .cpu           = &ff_vmaf_extractor_cambi,
 };

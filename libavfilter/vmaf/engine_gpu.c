@@ -100,8 +100,9 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
          * ffmpeg run's speed is bounded by when the GPU is not busy. */
         av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU path, caller's thread, per frame over %u frames: "
                "%.1f us staging the pictures, %.1f us queueing uploads and kernels, "
-               "%.1f us reading results back.\n", e->gpu_queued, e->gpu_stage_us / n,
-               (e->gpu_queue_us - e->gpu_stage_us) / n, e->gpu_collect_us / n);
+               "%.1f us waiting for the GPU, %.1f us reading results back.\n", e->gpu_queued,
+               e->gpu_stage_us / n, (e->gpu_queue_us - e->gpu_stage_us) / n, e->gpu_wait_us / n,
+               (e->gpu_collect_us - e->gpu_wait_us) / n);
     }
     t0 = av_gettime_relative();
     ff_vmaf_gpu_free(&e->gpu);
@@ -368,7 +369,7 @@ int ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsign
 int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
 {
     unsigned step = ff_vmaf_collector_get_step(e->fc);
-    int64_t t0 = av_gettime_relative();
+    int64_t t0 = av_gettime_relative(), t1;
     int ret = 0;
 
     if (!e->gpu)
@@ -381,7 +382,9 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
         /* A frame read back one push late creates its keys where the
          * CPU's extract() of that frame would have. */
         ff_vmaf_collector_set_step(e->fc, index);
+        t1  = av_gettime_relative();
         ret = ff_vmaf_gpu_frame_wait(e->gpu, index);
+        e->gpu_wait_us += av_gettime_relative() - t1;
         for (int i = 0; i < e->nb_features && ret >= 0; i++) {
             FFVmafFeature *f = e->features[i];
             if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))

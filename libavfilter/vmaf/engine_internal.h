@@ -67,7 +67,7 @@ struct FFVmafEngine {
     double gpu_busy;            ///< of a ring freed by a fall back to the CPU
     unsigned gpu_timed;
     /* The calling thread's time in the GPU path (us), for the verbose log. */
-    int64_t gpu_stage_us, gpu_queue_us, gpu_collect_us;
+    int64_t gpu_stage_us, gpu_queue_us, gpu_collect_us, gpu_wait_us;
     unsigned gpu_queued;
     void *cu_ctx, *cu_stream;   ///< hardware frames' CUDA context and stream, or NULL
 
