@@ -24,6 +24,7 @@
 #   BENCH_DIR           raw inputs and logs (default /dev/shm/vmaf-gpu-bench;
 #                       removed at the end unless BENCH_KEEP=1)
 #   BENCH_PROCS         processes at once in the last part (default 8)
+#   BENCH_COMMIT        the commit to print (default: git's HEAD here)
 #   BENCH_REPEAT        runs of the floor and of each GPU run, the median
 #                       wall time reported (default 3; the cpu runs: one)
 #   BENCH_DEADLINE      seconds after which the remaining runs are skipped
@@ -242,7 +243,9 @@ skipped() { printf '| %-12s | %-20s | %-4s | skipped: past BENCH_DEADLINE (%s s)
 
 # ---------------------------------------------------------------- machine
 echo "== machine"
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# BENCH_COMMIT: the build's commit, where the tree's git state is not the
+# build's (a copy of the working tree on another machine).
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 echo "CPU: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1); memory: $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 if [ "$no_gpu" = 1 ]; then
     echo "GPU: none used (BENCH_NO_GPU=1: the 'hip' runs are backend=cpu:n_threads=1)"
