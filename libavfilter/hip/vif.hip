@@ -19,9 +19,10 @@
 /*
  * Integer VIF (vif_dsp.c is its C reference), in two kernels per scale:
  *
- *  - decimate (scales 1..3): the next pyramid level from the previous one,
- *    on tiles: the input tile in shared memory, the vertical pass at the
- *    even rows into shared memory, the horizontal pass at the even columns;
+ *  - decimate (scales 1..3): the next pyramid level from the previous one;
+ *    scale 1 on tiles (the input tile in shared memory, the vertical pass
+ *    at the even rows into shared memory, the horizontal pass at the even
+ *    columns), the small levels 2 and 3 a thread per output;
  *  - scale: the statistics of the scale on tiles: the vertical pass of a
  *    tile loaded into shared memory, the horizontal pass, the variances
  *    and the per-pixel VIF terms, summed into the scale's four exact
@@ -483,13 +484,68 @@ vmaf_vif_decimate1_16(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,
                                    bpc, f);
 }
 
+/*
+ * Levels 2 and 3 (a Q8 level in, bpc 16), a thread per output of both
+ * pictures, straight from global memory: these levels are small (a
+ * 1080p input's are 480x270 and 240x135 outputs), and a tile's loads,
+ * halo and barriers cost more there than they save (the tiled kernel took
+ * 12 us for each, against 4 to 6 for this). The same expressions as
+ * vif_decimate_pair(): the vertical sums at the FW columns the output
+ * reads, each rounded to uint16_t, then the horizontal sum.
+ */
+template <int FW>
+__device__ static inline void vif_decimate_direct(uint16_t *dst_ref, uint16_t *dst_dis,
+                                                  const uint16_t *ref, size_t ref_pitch,
+                                                  const uint16_t *dis, size_t dis_pitch,
+                                                  int w, int h, const uint16_t *f)
+{
+    enum { HALF = FW / 2 };
+    const int ow = w / 2, oh = h / 2;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t tap[FW];
+    int col[FW];
+
+    if (j >= ow)
+        return;
+    for (int k = 0; k < FW; k++) {
+        tap[k] = f[k];
+        col[k] = vif_mirror(2 * j - HALF + k, w);
+    }
+    for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < oh; i += gridDim.y * blockDim.y) {
+        const uint16_t *rows[2][FW];
+
+        for (int t = 0; t < FW; t++) {
+            const int y = vif_mirror(2 * i - HALF + t, h);
+            rows[0][t] = vif_row(ref, ref_pitch, y);
+            rows[1][t] = vif_row(dis, dis_pitch, y);
+        }
+        for (int p = 0; p < 2; p++) {
+            uint16_t v[FW];
+            uint32_t s;
+
+            for (int k = 0; k < FW; k++) {
+                const int c = col[k];
+                uint32_t sv = tap[HALF] * rows[p][HALF][c];
+
+                for (int t = 0; t < HALF; t++)
+                    sv += tap[t] * ((uint32_t)rows[p][t][c] + rows[p][FW - 1 - t][c]);
+                v[k] = (uint16_t)((sv + 32768) >> 16);
+            }
+            s = tap[HALF] * v[HALF];
+            for (int k = 0; k < HALF; k++)
+                s += tap[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
+            (p ? dst_dis : dst_ref)[(size_t)i * ow + j] = (uint16_t)((s + 32768) >> 16);
+        }
+    }
+}
+
 #define VIF_DECIMATE_LEVEL(name, fw)                                            \
 GPU_KERNEL void VIF_BOUNDS                                                      \
 name(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref, size_t ref_pitch, \
      const uint16_t *dis, size_t dis_pitch, int w, int h, const uint16_t *f)    \
 {                                                                               \
-    vif_decimate_pair<uint16_t, fw>(dst_ref, dst_dis, ref, ref_pitch, dis,      \
-                                    dis_pitch, w, h, 16, f);                    \
+    vif_decimate_direct<fw>(dst_ref, dst_dis, ref, ref_pitch, dis,              \
+                            dis_pitch, w, h, f);                                \
 }
 
 VIF_DECIMATE_LEVEL(vmaf_vif_decimate2, 5)

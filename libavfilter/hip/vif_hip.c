@@ -158,12 +158,17 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             /* Only scale 1 reads the input, and only its 16-bit kernel
              * takes the depth; the levels are always bpc 16. An empty
              * level launches nothing: its sums stay 0, as on the CPU. */
-            /* A block a DEC_TILE_W x DEC_TILE_H tile of the level; rows
-             * of tiles beyond GRID_MAX_Y are a grid-stride loop. */
-            ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate",
-                                        (w / 2 + DEC_TILE_W - 1) / DEC_TILE_W * THREADS,
-                                        (h / 2 + DEC_TILE_H - 1) / DEC_TILE_H, THREADS, 1,
-                                        GRID_MAX_Y, scale == 1 && hbd ? args16 : args8);
+            /* Scale 1: a block a DEC_TILE_W x DEC_TILE_H tile of the
+             * level; 2 and 3: a thread an output, 32 x 8 a block. Rows
+             * beyond GRID_MAX_Y are a grid-stride loop. */
+            if (scale == 1)
+                ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate",
+                                            (w / 2 + DEC_TILE_W - 1) / DEC_TILE_W * THREADS,
+                                            (h / 2 + DEC_TILE_H - 1) / DEC_TILE_H, THREADS, 1,
+                                            GRID_MAX_Y, hbd ? args16 : args8);
+            else
+                ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate",
+                                            w / 2, h / 2, 32, THREADS / 32, GRID_MAX_Y, args8);
             if (ret < 0)
                 return ret;
             cur_ref = dst_ref;
