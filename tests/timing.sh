@@ -109,9 +109,9 @@ t_ffmpeg slow_cpu -f lavfi -i "$slow" -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=backend=cpu:log_fmt=json:log_path=$timing/slow_cpu.json"
 slow_gpu slow_end -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_end.json"
-START_MS=150 slow_gpu slow_on -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
+slow_gpu slow_on -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_on.json"
-START_MS=150 slow_gpu slow_cut -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
+slow_gpu slow_cut -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_cut.json,metadata=mode=print:file=$timing/slow_cut.meta" \
     -frames:v 120
 slow_gpu slow_wait -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
