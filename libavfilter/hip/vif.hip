@@ -485,13 +485,44 @@ vmaf_vif_decimate1_16(uint16_t *dst_ref, uint16_t *dst_dis, const uint16_t *ref,
 }
 
 /*
+ * Output (i, j) of a pyramid level from the previous one (w x h, samples
+ * of type T, depth bpc), straight from global memory: the horizontal tap
+ * sum, at column 2j, of the vertical results of row 2i, each rounded to
+ * uint16_t first.
+ */
+template <typename T, int FW>
+__device__ static inline void vif_decimate(uint16_t *dst, const T *src, size_t pitch,
+                                           int w, int h, int bpc, const uint16_t *f,
+                                           int i, int j)
+{
+    const int half = FW / 2;
+    const uint32_t rnd = 1u << (bpc - 1);
+    const T *rows[FW];
+    uint16_t v[FW];
+    uint32_t s;
+
+    for (int k = 0; k < FW; k++)
+        rows[k] = vif_row(src, pitch, vif_mirror(2 * i - half + k, h));
+    /* v[t]: vertical result at padded column 2j - half + t. */
+    for (int t = 0; t < FW; t++) {
+        const int c = vif_mirror(2 * j - half + t, w);
+        uint32_t sv = (uint32_t)f[half] * rows[half][c];
+        for (int k = 0; k < half; k++)
+            sv += f[k] * ((uint32_t)rows[k][c] + rows[FW - 1 - k][c]);
+        v[t] = (uint16_t)((sv + rnd) >> bpc);
+    }
+    s = (uint32_t)f[half] * v[half];
+    for (int k = 0; k < half; k++)
+        s += f[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
+    dst[(size_t)i * (w / 2) + j] = (uint16_t)((s + 32768) >> 16);
+}
+
+/*
  * Levels 2 and 3 (a Q8 level in, bpc 16), a thread per output of both
- * pictures, straight from global memory: these levels are small (a
- * 1080p input's are 480x270 and 240x135 outputs), and a tile's loads,
- * halo and barriers cost more there than they save (the tiled kernel took
- * 12 us for each, against 4 to 6 for this). The same expressions as
- * vif_decimate_pair(): the vertical sums at the FW columns the output
- * reads, each rounded to uint16_t, then the horizontal sum.
+ * pictures (vif_decimate()): these levels are small (a 1080p input's are
+ * 480x270 and 240x135 outputs), and a tile's loads, halo and barriers cost
+ * more there than they save (the tiled kernel took 12 us for each, against
+ * 4 to 6 for this). Rows beyond the grid are a grid-stride loop.
  */
 template <int FW>
 __device__ static inline void vif_decimate_direct(uint16_t *dst_ref, uint16_t *dst_dis,
@@ -499,43 +530,12 @@ __device__ static inline void vif_decimate_direct(uint16_t *dst_ref, uint16_t *d
                                                   const uint16_t *dis, size_t dis_pitch,
                                                   int w, int h, const uint16_t *f)
 {
-    enum { HALF = FW / 2 };
-    const int ow = w / 2, oh = h / 2;
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t tap[FW];
-    int col[FW];
 
-    if (j >= ow)
-        return;
-    for (int k = 0; k < FW; k++) {
-        tap[k] = f[k];
-        col[k] = vif_mirror(2 * j - HALF + k, w);
-    }
-    for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < oh; i += gridDim.y * blockDim.y) {
-        const uint16_t *rows[2][FW];
-
-        for (int t = 0; t < FW; t++) {
-            const int y = vif_mirror(2 * i - HALF + t, h);
-            rows[0][t] = vif_row(ref, ref_pitch, y);
-            rows[1][t] = vif_row(dis, dis_pitch, y);
-        }
-        for (int p = 0; p < 2; p++) {
-            uint16_t v[FW];
-            uint32_t s;
-
-            for (int k = 0; k < FW; k++) {
-                const int c = col[k];
-                uint32_t sv = tap[HALF] * rows[p][HALF][c];
-
-                for (int t = 0; t < HALF; t++)
-                    sv += tap[t] * ((uint32_t)rows[p][t][c] + rows[p][FW - 1 - t][c]);
-                v[k] = (uint16_t)((sv + 32768) >> 16);
-            }
-            s = tap[HALF] * v[HALF];
-            for (int k = 0; k < HALF; k++)
-                s += tap[k] * ((uint32_t)v[k] + v[FW - 1 - k]);
-            (p ? dst_dis : dst_ref)[(size_t)i * ow + j] = (uint16_t)((s + 32768) >> 16);
-        }
+    for (int i = blockIdx.y * blockDim.y + threadIdx.y; j < w / 2 && i < h / 2;
+         i += gridDim.y * blockDim.y) {
+        vif_decimate<uint16_t, FW>(dst_ref, ref, ref_pitch, w, h, 16, f, i, j);
+        vif_decimate<uint16_t, FW>(dst_dis, dis, dis_pitch, w, h, 16, f, i, j);
     }
 }
 

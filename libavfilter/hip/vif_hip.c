@@ -56,6 +56,9 @@ enum VIFKernel {
 #define DEC_TILE_W 32
 #define DEC_TILE_H 16
 #define THREADS 256
+/* The small levels' decimation: a thread an output, 32 x 8 a block. */
+#define BLOCK_X 32
+#define BLOCK_Y (THREADS / BLOCK_X)
 #define GRID_MAX_Y 65535
 
 /* The 4 sums of each scale, as in FFVmafVifAccum, in the frame's results. */
@@ -168,7 +171,7 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                             GRID_MAX_Y, hbd ? args16 : args8);
             else
                 ret = ff_vmaf_gpu_launch_2d(g, s->decimate[scale], "vmaf_vif_decimate",
-                                            w / 2, h / 2, 32, THREADS / 32, GRID_MAX_Y, args8);
+                                            w / 2, h / 2, BLOCK_X, BLOCK_Y, GRID_MAX_Y, args8);
             if (ret < 0)
                 return ret;
             cur_ref = dst_ref;
