@@ -673,6 +673,15 @@ static void warn_sync(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     s->last_ref_pts = ref->pts;
 }
 
+/* The first pair: the log's fps counts from here, and warn_sync() starts. */
+static void start_clock(VMAFHIPContext *s)
+{
+    if (!s->start_time) {
+        s->start_time   = av_gettime_relative();
+        s->last_ref_pts = AV_NOPTS_VALUE;
+    }
+}
+
 /* Pairs held while the GPU started that are scored with each new pair. */
 #define REPLAY_PER_PAIR 2
 
@@ -729,7 +738,6 @@ static int end_deferral(AVFilterContext *ctx)
 /* Score the oldest pair held. */
 static int replay_held(AVFilterContext *ctx)
 {
-
     VMAFHIPContext *s = ctx->priv;
     DeferredPair d;
     int ret;
@@ -797,10 +805,7 @@ static int do_vmaf(FFFrameSync *fs)
     if (s->deferred || av_fifo_can_read(s->waiting)) {
         /* Pairs only: anything else (a reference not yet started, or
          * ended) comes after the pairs held, and waits for the GPU. */
-        if (!s->start_time) {
-            s->start_time   = av_gettime_relative();
-            s->last_ref_pts = AV_NOPTS_VALUE;
-        }
+        start_clock(s);
         if (ref && (ret = hold_pair(ctx, dist, ref)) != 0) {
             if (ret < 0) {
                 av_frame_free(&dist);
@@ -866,10 +871,7 @@ static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
                    "The distorted and reference frames use different color ranges (%s, %s).\n",
                    av_color_range_name(dist->color_range),
                    av_color_range_name(ref->color_range));
-        if (!s->start_time) {
-            s->start_time   = av_gettime_relative();
-            s->last_ref_pts = AV_NOPTS_VALUE;
-        }
+        start_clock(s);
         if (!s->ref_started && s->skipped_before_ref)
             av_log(ctx, AV_LOG_WARNING,
                    "The reference starts later than the distorted input: the first %"PRId64" "

@@ -312,7 +312,7 @@ static void run_staged(FFVmafGpu *g)
 {
     if (!g->nb_staged)
         return;
-    ff_vmaf_gpu_parallel(g, stage_job, g, g->stager ? g->nb_stagers : 1);
+    ff_vmaf_gpu_parallel(g, stage_job, g, ff_vmaf_gpu_nb_threads(g));
     g->nb_staged = 0;
 }
 
