@@ -201,7 +201,7 @@ static int launch(FFVmafGpu *g, FFGpuFunction fn, const char *name, unsigned gx,
                   unsigned bx, void **args)
 {
     return ff_gpu_launch(g->gpu, fn, name, gx, gy, bx, bx == SCAN_THREADS ? 1 : BY,
-                         g->stream, args);
+                         g->queue, args);
 }
 
 /* Queue the scales of picture p (0: distorted at the encode size, 1: the
@@ -271,7 +271,7 @@ static int cambi_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     int ret;
 
     if ((ret = ff_gpu_memset(g->gpu, s->stats, 0,
-                             2 * FF_VMAF_CAMBI_SCALES * (size_t)STATS_BYTES, g->stream)) < 0 ||
+                             2 * FF_VMAF_CAMBI_SCALES * (size_t)STATS_BYTES, g->queue)) < 0 ||
         (ret = queue_picture(f, index, 0)) < 0)
         return ret;
     return s->cpu.full_ref ? queue_picture(f, index, 1) : 0;

@@ -95,7 +95,7 @@ static int ciede_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                      32, 8, 0, de_args)) < 0)
         return ret;
     return ff_gpu_launch(g->gpu, s->rows, "vmaf_ciede_rows", (h + ROWS_THREADS - 1) / ROWS_THREADS,
-                         1, ROWS_THREADS, 1, g->stream, rows_args);
+                         1, ROWS_THREADS, 1, g->queue, rows_args);
 }
 
 static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)

@@ -106,7 +106,7 @@ static int psnr_hvs_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
             return ret;
     }
     return ff_gpu_launch(g->gpu, s->sum, "vmaf_psnr_hvs_sum", 3, 1, SUM_THREADS, 1,
-                         g->stream, sum_args);
+                         g->queue, sum_args);
 }
 
 static int psnr_hvs_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)

@@ -174,14 +174,14 @@ static int speed_hip_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *
 
     if ((ret = ff_gpu_launch(g->gpu, s->fn[g->bytes > 1 ? K_BLUR_16 : K_BLUR_8],
                              "vmaf_speed_blur", (wo + BLUR_OUT - 1) / BLUR_OUT, ho * s->nb_in,
-                             BLUR_THREADS, 1, g->stream, blur_args)) < 0 ||
+                             BLUR_THREADS, 1, g->queue, blur_args)) < 0 ||
         (ret = ff_gpu_launch(g->gpu, s->fn[K_LOCAL_MEAN], "vmaf_speed_local_mean",
                              (wt + MEAN_BLOCK_X - 1) / MEAN_BLOCK_X, row_blocks * s->nb_in,
-                             MEAN_BLOCK_X, MEAN_BLOCK_Y, g->stream, mean_args)) < 0)
+                             MEAN_BLOCK_X, MEAN_BLOCK_Y, g->queue, mean_args)) < 0)
         return ret;
     return ff_gpu_launch(g->gpu, s->fn[K_COV], "vmaf_speed_cov",
                          (B2 * (B2 + 1) / 2 + COV_THREADS - 1) / COV_THREADS, s->nb_in,
-                         COV_THREADS, 1, g->stream, cov_args);
+                         COV_THREADS, 1, g->queue, cov_args);
 }
 
 /* The factors of input j's covariance. */

@@ -66,6 +66,11 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
             ff_gpu_event_destroy(g->gpu, &g->slot[i].uploaded);
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
+        for (int i = 0; i < g->nb_lanes; i++) {
+            ff_gpu_stream_sync(g->gpu, g->lanes[i]);
+            ff_gpu_stream_destroy(g->gpu, &g->lanes[i]);
+            ff_gpu_event_destroy(g->gpu, &g->lane_done[i]);
+        }
         for (int i = 0; i < g->nb_modules; i++)
             ff_gpu_module_unload(g->gpu, g->modules[i].module);
         for (int i = 0; i < g->nb_buffers; i++)
@@ -153,6 +158,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     if ((ret = ff_gpu_enter(g->gpu)) < 0)
         goto fail;
     ret = ff_gpu_stream_create(g->gpu, &g->stream);
+    g->queue = g->stream;
     if (ret >= 0)
         ret = ff_gpu_stream_create(g->gpu, &g->upload_stream);
     if (ret >= 0 && (!g->plain[0] || !g->plain[1] || cu_ctx)) {
@@ -391,9 +397,10 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
         return ret;
     g->slot[s].index = index;
     g->slot[s].raw = g->slot[s].from_device = g->slot[s].timed = 0;
+    /* The lanes start from the upload stream's event: zeroed there too. */
     if (g->results_size &&
         (ret = ff_gpu_memset(g->gpu, g->results_dev + s * g->results_size, 0,
-                             g->results_size, g->stream)) < 0)
+                             g->results_size, g->upload_stream)) < 0)
         return ret;
 
     /* The host pictures' copies into page-locked memory, on the pool. */
@@ -446,23 +453,54 @@ int ff_vmaf_gpu_upload(FFVmafGpu *g, unsigned index, const FFVmafPicture *ref,
         }
         g->nb_device_pictures++;
     }
-    if (host &&
-        ((ret = ff_gpu_event_record(g->gpu, g->slot[s].uploaded, g->upload_stream)) < 0 ||
-         (ret = ff_gpu_stream_wait_event(g->gpu, g->stream, g->slot[s].uploaded)) < 0))
-        return ret;
     if (device) {
         /* The kernels wait for the unpack; the host too, so that the caller
          * may release the frames (their pool hands them to the decoder). */
         g->slot[s].from_device = 1;
         if ((ret = ff_gpu_event_record(g->gpu, g->slot[s].unpacked, g->copy_stream)) < 0 ||
-            (ret = ff_gpu_stream_wait_event(g->gpu, g->stream, g->slot[s].unpacked)) < 0 ||
+            (ret = ff_gpu_stream_wait_event(g->gpu, g->upload_stream, g->slot[s].unpacked)) < 0 ||
             (ret = ff_gpu_event_sync(g->gpu, g->slot[s].unpacked)) < 0)
             return ret;
     }
+    /* Where the frame's lanes start; the read-back waits for it too, for
+     * a frame that no twin runs on. */
+    if ((ret = ff_gpu_event_record(g->gpu, g->slot[s].uploaded, g->upload_stream)) < 0 ||
+        (ret = ff_gpu_stream_wait_event(g->gpu, g->stream, g->slot[s].uploaded)) < 0)
+        return ret;
     /* The frame's GPU time: from when its kernels can start. */
-    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->stream)) < 0)
+    if (g->timing && (ret = ff_gpu_event_record(g->gpu, g->slot[s].begin, g->upload_stream)) < 0)
         return ret;
     return 0;
+}
+
+int ff_vmaf_gpu_add_lane(FFVmafGpu *g)
+{
+    int lane = g->nb_twins++ % FF_VMAF_GPU_MAX_LANES, ret;
+    if (lane < g->nb_lanes)
+        return lane;
+    if ((ret = ff_gpu_stream_create(g->gpu, &g->lanes[lane])) < 0)
+        return ret;
+    if ((ret = ff_gpu_event_create(g->gpu, &g->lane_done[lane])) < 0) {
+        ff_gpu_stream_destroy(g->gpu, &g->lanes[lane]);
+        return ret;
+    }
+    g->nb_lanes++;
+    return lane;
+}
+
+int ff_vmaf_gpu_lane_begin(FFVmafGpu *g, int lane, unsigned index)
+{
+    g->queue = g->lanes[lane];
+    return ff_gpu_stream_wait_event(g->gpu, g->queue, g->slot[ff_vmaf_gpu_slot(index)].uploaded);
+}
+
+int ff_vmaf_gpu_lane_end(FFVmafGpu *g, int lane)
+{
+    int ret;
+    g->queue = g->stream;
+    if ((ret = ff_gpu_event_record(g->gpu, g->lane_done[lane], g->lanes[lane])) < 0)
+        return ret;
+    return ff_gpu_stream_wait_event(g->gpu, g->stream, g->lane_done[lane]);
 }
 
 int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g)
@@ -552,13 +590,15 @@ int ff_vmaf_gpu_results_alloc(FFVmafGpu *g)
 {
     size_t size = FF_VMAF_GPU_SLOTS * g->results_size;
     int ret;
-    if (!size || g->results_dev)
-        return 0;
-    if ((ret = ff_gpu_malloc(g->gpu, &g->results_dev, size)) < 0 ||
-        (ret = ff_gpu_host_alloc(g->gpu, (void **)&g->results_host, size)) < 0)
-        return ret;
-    memset(g->results_host, 0, size);
-    return 0;
+    if (size && !g->results_dev) {
+        if ((ret = ff_gpu_malloc(g->gpu, &g->results_dev, size)) < 0 ||
+            (ret = ff_gpu_host_alloc(g->gpu, (void **)&g->results_host, size)) < 0)
+            return ret;
+        memset(g->results_host, 0, size);
+    }
+    /* The twins' set-up work (zeroing, tables) ran on g->stream, which
+     * their lanes do not follow: finish it before the first frame. */
+    return ff_gpu_stream_sync(g->gpu, g->stream);
 }
 
 FFGpuPtr ff_vmaf_gpu_results(const FFVmafGpu *g, unsigned index, size_t offset)
@@ -580,7 +620,7 @@ int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int 
     gy = (h + by - 1) / by;
     if (max_gy)
         gy = FFMIN(gy, max_gy);
-    return ff_gpu_launch(g->gpu, fn, name, (w + bx - 1) / bx, gy, bx, by, g->stream, args);
+    return ff_gpu_launch(g->gpu, fn, name, (w + bx - 1) / bx, gy, bx, by, g->queue, args);
 }
 
 size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane)
@@ -606,8 +646,17 @@ int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index)
     if ((ret = ff_gpu_event_sync(g->gpu, g->slot[s].done)) < 0)
         return ret;
     if (g->timing && !g->slot[s].timed) {
+        int prev = ff_vmaf_gpu_slot(index - 1);
         if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[s].begin, g->slot[s].done, &t)) < 0)
             return ret;
+        /* Frames overlap on the lanes: count the time since the previous
+         * frame's end once only (frames end in order, on g->stream). */
+        if (index && g->slot[prev].index == (int64_t)index - 1 && g->slot[prev].timed) {
+            double since;
+            if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[prev].done, g->slot[s].done, &since)) < 0)
+                return ret;
+            t = FFMIN(t, since);
+        }
         g->busy += t;
         g->nb_timed++;
         g->slot[s].timed = 1;

@@ -19,12 +19,13 @@
 
 /**
  * @file
- * The GPU side of the engine: one stream, and a ring of frame slots, each
- * holding the reference and distorted planes of one frame in page-locked
- * host memory and on the device. A frame pair is uploaded once; every GPU
- * extractor runs its kernels on it in stream order, writes its results to
- * its own per-slot buffers and reads them back asynchronously. Everything
- * is allocated at configuration and freed at close.
+ * The GPU side of the engine: a ring of frame slots, each holding the
+ * reference and distorted planes of one frame in page-locked host memory
+ * and on the device. A frame pair is uploaded once; every GPU extractor
+ * queues its kernels on a lane of its own (a stream), writes its results
+ * to the slot's results region, and the region is read back
+ * asynchronously once every lane has run the frame. Everything is
+ * allocated at configuration and freed at close.
  */
 
 #ifndef AVFILTER_HIP_VMAF_GPU_H
@@ -68,11 +69,24 @@ struct AVSliceThread;
 /** Code objects and device allocations a ring can own. */
 #define FF_VMAF_GPU_MAX_MODULES 16
 #define FF_VMAF_GPU_MAX_BUFFERS 64
+/** Lanes (streams) for the twins; more twins than this share them. */
+#define FF_VMAF_GPU_MAX_LANES 12
 
 typedef struct FFVmafGpu {
     FFGpu *gpu;
-    FFGpuStream stream;         ///< the kernels and read-backs, in frame order
-    FFGpuStream upload_stream;  ///< host pictures' uploads, beside the kernels
+    FFGpuStream stream;         ///< the frames' read-backs, in frame order; set-up work
+    FFGpuStream upload_stream;  ///< host pictures' uploads and results' zeroing, beside the kernels
+    /**
+     * The twins' lanes. A twin's frames run in order on its lane (its
+     * intermediates are one set), but the lanes run beside each other: a
+     * frame's twins at once, and one twin's next frame beside another's
+     * slower one. Each lane waits for the frame's upload (slot.uploaded);
+     * the read-back on stream waits for every lane that ran the frame.
+     */
+    FFGpuStream lanes[FF_VMAF_GPU_MAX_LANES];
+    FFGpuEvent  lane_done[FF_VMAF_GPU_MAX_LANES];
+    int nb_lanes, nb_twins;
+    FFGpuStream queue;          ///< where the twin being queued launches: its lane, or stream
     void *log_ctx;
     FFVmafGeometry geo;
     int nb_planes;              ///< 1: luma only; 3 when a GPU feature reads chroma
@@ -140,7 +154,7 @@ typedef struct FFVmafGpu {
         FFGpuPtr   dev;         ///< the same layout
         FFGpuEvent done;        ///< recorded after the frame's last kernel and copy
         FFGpuEvent begin;       ///< where its kernels may start, when timing
-        FFGpuEvent uploaded;    ///< its host pictures are on the device
+        FFGpuEvent uploaded;    ///< its pictures are on the device, its results zeroed
         FFGpuEvent unpacked;    ///< hardware frames read
         int64_t    index;       ///< frame in this slot, -1 if none
         int        raw;         ///< bit w: picture w's host copy is raw, not planes yet
@@ -204,7 +218,20 @@ FFGpuPtr ff_vmaf_gpu_results(const FFVmafGpu *g, unsigned index, size_t offset);
 /** ...and on the host, for collect(), once the frame has run. */
 const void *ff_vmaf_gpu_results_host(const FFVmafGpu *g, unsigned index, size_t offset);
 /**
- * Launch fn on g's stream over a w x h grid of outputs in bx x by blocks,
+ * At init, once a twin is set up: the lane its kernels will be queued on
+ * (>= 0), or an error. Its set-up work, on g->stream, is finished before
+ * the first frame (ff_vmaf_gpu_results_alloc()).
+ */
+int ff_vmaf_gpu_add_lane(FFVmafGpu *g);
+/**
+ * Around a twin's extract() of frame index: its launches go to the lane
+ * (g->queue), after the frame's upload, and the frame's read-back waits
+ * for them. lane_end() also when extract() failed.
+ */
+int ff_vmaf_gpu_lane_begin(FFVmafGpu *g, int lane, unsigned index);
+int ff_vmaf_gpu_lane_end(FFVmafGpu *g, int lane);
+/**
+ * Launch fn on the queue (the twin's lane) over a w x h grid of outputs in bx x by blocks,
  * at most max_gy blocks down (0: no limit); nothing for an empty grid.
  */
 int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int h,

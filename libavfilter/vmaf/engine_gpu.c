@@ -199,8 +199,15 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
             break;
         f->gpu = e->gpu;
         ret = f->ex->init(f, &e->geo);
-        if (ret >= 0)
-            continue;
+        if (ret >= 0) {
+            if ((ret = ff_vmaf_gpu_add_lane(e->gpu)) >= 0) {
+                f->gpu_lane = ret;
+                ret = 0;
+                continue;
+            }
+            if (f->ex->close)
+                f->ex->close(f);
+        }
         /* No code object for this device, say: that feature stays on the
          * CPU (its init runs with the others). */
         f->ex  = cpu;
@@ -332,8 +339,13 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
     }
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = e->features[i];
-        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
+        int end;
+        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !ff_vmaf_engine_runs_on(e, f, index))
+            continue;
+        if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, f->gpu_lane, index)) >= 0)
             ret = f->ex->extract(f, ref, dis, index, e->fc);
+        end = ff_vmaf_gpu_lane_end(e->gpu, f->gpu_lane);
+        ret = ret < 0 ? ret : end;
     }
     if (ret >= 0)
         ret = ff_vmaf_gpu_frame_queued(e->gpu, index);

@@ -137,6 +137,8 @@ struct FFVmafFeature {
     int frame_delay;
     /** The GPU ring, for GPU twins. */
     struct FFVmafGpu *gpu;
+    /** GPU twins: the ring's lane (stream) its kernels are queued on. */
+    int gpu_lane;
     void *log_ctx;
     /**
      * Registration order in the engine: the keys it creates are placed by
