@@ -60,11 +60,18 @@ enum {
 #define ROWS_THREADS  128
 #define SCAN_THREADS  1024
 
+/*
+ * Sets of intermediates: the sums' scan is a chain of small launches that
+ * leaves most of the GPU idle, so two frames of a twin run at once, each
+ * with its own set, on lanes of their own (FFVmafExtractor.gpu_sets).
+ */
+#define SETS 2
+
 typedef struct SsimGpu {
     FFGpuFunction fn[NB_KERNELS];
-    FFSsimSumLayout L;          ///< passed to the sum kernels as it is
+    FFSsimSumLayout L[SETS];    ///< passed to the sum kernels as it is
     int w[FF_SSIM_SUM_SCALES], h[FF_SSIM_SUM_SCALES];   ///< input of each scale
-    FFGpuPtr lvl[FF_SSIM_SUM_SCALES][2];  ///< float planes; 0: the ring's planes
+    FFGpuPtr lvl[SETS][FF_SSIM_SUM_SCALES][2];  ///< float planes; 0: the ring's planes
     FFGpuPtr win, lowpass;      ///< the host's taps
     int factor;                 ///< float_ssim's box decimation (1: none)
     int total_rows;             ///< of every (scale, sum)
@@ -80,7 +87,7 @@ typedef struct SsimGpu {
 static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
                          int w, int h, int scale0_float, int factor)
 {
-    FFSsimSumLayout *L = &sg->L;
+    FFSsimSumLayout *L = &sg->L[0];
     size_t size = 0, off[FF_SSIM_SUM_SCALES][6];
     FFGpuPtr base;
     int ret;
@@ -94,8 +101,8 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
     sg->div      = g->geo.bpc > 8 ? (float)(1 << (g->geo.bpc - 8)) : 1.0f;
     sg->total_rows = 0;
 
-    /* One device buffer: per scale the float planes, then the terms,
-     * approximate sums and starts, row models. */
+    /* One device buffer a set: per scale the float planes, then the
+     * terms, approximate sums and starts, row models. */
 #define ALLOC(n) (size += FFALIGN((size_t)(n), 256), size - FFALIGN((size_t)(n), 256))
     for (int i = 0; i < nb_scales; i++) {
         int ow, oh, ncx;
@@ -120,19 +127,22 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
         off[i][5] = ALLOC((size_t)nb_sums * oh * sizeof(FFSsimModel));
     }
 #undef ALLOC
-    if ((ret = ff_vmaf_gpu_buffer(g, &base, size)) < 0 ||
+    if ((ret = ff_vmaf_gpu_buffer(g, &base, SETS * size)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &sg->win, ff_vmaf_ssim_window,
                                      sizeof(ff_vmaf_ssim_window))) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &sg->lowpass, ff_vmaf_ms_ssim_lowpass,
                                      sizeof(ff_vmaf_ms_ssim_lowpass))) < 0)
         return ret;
-    for (int i = 0; i < nb_scales; i++) {
-        sg->lvl[i][0] = i || scale0_float ? base + off[i][0] : 0;
-        sg->lvl[i][1] = i || scale0_float ? base + off[i][1] : 0;
-        L->terms[i]   = base + off[i][2];
-        L->approx[i]  = base + off[i][3];
-        L->start[i]   = base + off[i][4];
-        L->rows[i]    = base + off[i][5];
+    for (int k = 0; k < SETS; k++, base += size) {
+        sg->L[k] = *L;
+        for (int i = 0; i < nb_scales; i++) {
+            sg->lvl[k][i][0]   = i || scale0_float ? base + off[i][0] : 0;
+            sg->lvl[k][i][1]   = i || scale0_float ? base + off[i][1] : 0;
+            sg->L[k].terms[i]  = base + off[i][2];
+            sg->L[k].approx[i] = base + off[i][3];
+            sg->L[k].start[i]  = base + off[i][4];
+            sg->L[k].rows[i]   = base + off[i][5];
+        }
     }
     sg->sums = ff_vmaf_gpu_reserve(g, (size_t)nb_scales * nb_sums * sizeof(double));
     return 0;
@@ -141,7 +151,9 @@ static int ssim_gpu_init(FFVmafGpu *g, SsimGpu *sg, int nb_scales, int nb_sums,
 /* Queue frame index: its sums land in the frame's results. */
 static int ssim_gpu_run(FFVmafGpu *g, SsimGpu *sg, unsigned index)
 {
-    FFSsimSumLayout *L = &sg->L;
+    const int set = index % SETS;
+    FFSsimSumLayout *L = &sg->L[set];
+    FFGpuPtr (*lvl)[2] = sg->lvl[set];
     const int wide = g->bytes > 1;
     FFGpuPtr raw[2] = { ff_vmaf_gpu_plane(g, index, 0, 0), ff_vmaf_gpu_plane(g, index, 1, 0) };
     int64_t raw_pitch = ff_vmaf_gpu_pitch(g, 0);
@@ -150,16 +162,16 @@ static int ssim_gpu_run(FFVmafGpu *g, SsimGpu *sg, unsigned index)
 
     if (sg->factor > 1) {
         int w = g->w[0], h = g->h[0], ow = sg->w[0], oh = sg->h[0];
-        void *args[] = { &sg->lvl[0][0], &sg->lvl[0][1], &raw[0], &raw[1], &raw_pitch,
+        void *args[] = { &lvl[0][0], &lvl[0][1], &raw[0], &raw[1], &raw_pitch,
                          &w, &h, &sg->factor, &ow, &oh, &sg->div };
         if ((ret = ff_vmaf_gpu_launch_2d(g, sg->fn[wide ? K_BOX16 : K_BOX8], "vmaf_ssim_box",
                                          ow, 2 * oh, 32, 8, 0, args)) < 0)
             return ret;
     }
     for (int i = 0; i < L->nb_scales; i++) {
-        const int from_raw = !sg->lvl[i][0];
-        FFGpuPtr ref = from_raw ? raw[0] : sg->lvl[i][0];
-        FFGpuPtr dis = from_raw ? raw[1] : sg->lvl[i][1];
+        const int from_raw = !lvl[i][0];
+        FFGpuPtr ref = from_raw ? raw[0] : lvl[i][0];
+        FFGpuPtr dis = from_raw ? raw[1] : lvl[i][1];
         int64_t pitch = from_raw ? raw_pitch : (int64_t)sg->w[i] * sizeof(float);
         int w = sg->w[i], h = sg->h[i], nb_sums = L->nb_sums;
         void *targs[] = { &ref, &dis, &pitch, &w, &h, &sg->div, &sg->win,
@@ -169,7 +181,7 @@ static int ssim_gpu_run(FFVmafGpu *g, SsimGpu *sg, unsigned index)
         if (i + 1 < L->nb_scales) {
             /* The next level of the pyramid, from this one. */
             int nw = sg->w[i + 1], nh = sg->h[i + 1];
-            void *dargs[] = { &sg->lvl[i + 1][0], &sg->lvl[i + 1][1], &ref, &dis, &pitch,
+            void *dargs[] = { &lvl[i + 1][0], &lvl[i + 1][1], &ref, &dis, &pitch,
                               &w, &h, &nw, &nh, &sg->div, &sg->lowpass };
             int kd = from_raw ? (wide ? K_DEC16 : K_DEC8) : K_DECF;
             if ((ret = ff_vmaf_gpu_launch_2d(g, sg->fn[kd], "vmaf_ms_ssim_decimate",
@@ -251,6 +263,7 @@ const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip = {
     .extract   = ssim_hip_extract,
     .close     = ff_vmaf_ssim_close,
     .collect   = ssim_hip_collect,
+    .gpu_sets  = SETS,
     .cpu       = &ff_vmaf_extractor_float_ssim,
 };
 
@@ -307,5 +320,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip = {
     .extract   = ms_ssim_hip_extract,
     .close     = ff_vmaf_ms_ssim_close,
     .collect   = ms_ssim_hip_collect,
+    .gpu_sets  = SETS,
     .cpu       = &ff_vmaf_extractor_float_ms_ssim,
 };

@@ -124,6 +124,13 @@ static int convert_to_twin(FFVmafFeature *f, const FFVmafExtractor *twin)
     return 0;
 }
 
+/* The lane of frame index: the twin's first, or one per set of its intermediates. */
+static int lane_of(const FFVmafFeature *f, unsigned index)
+{
+    int sets = FFMAX(f->ex->gpu_sets, 1);
+    return (f->gpu_lane + index % sets) % FF_VMAF_GPU_MAX_LANES;
+}
+
 static int enter(FFVmafEngine *e)
 {
     return ff_gpu_enter(e->gpu->gpu);
@@ -200,11 +207,11 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         f->gpu = e->gpu;
         ret = f->ex->init(f, &e->geo);
         if (ret >= 0) {
-            if ((ret = ff_vmaf_gpu_add_lane(e->gpu)) >= 0) {
-                f->gpu_lane = ret;
-                ret = 0;
+            for (int k = 0; k < FFMAX(f->ex->gpu_sets, 1) && ret >= 0; k++)
+                if ((ret = ff_vmaf_gpu_add_lane(e->gpu)) >= 0 && !k)
+                    f->gpu_lane = ret;
+            if (ret >= 0)
                 continue;
-            }
             if (f->ex->close)
                 f->ex->close(f);
         }
@@ -342,9 +349,9 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
         int end;
         if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !ff_vmaf_engine_runs_on(e, f, index))
             continue;
-        if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, f->gpu_lane, index)) >= 0)
+        if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, lane_of(f, index), index)) >= 0)
             ret = f->ex->extract(f, ref, dis, index, e->fc);
-        end = ff_vmaf_gpu_lane_end(e->gpu, f->gpu_lane);
+        end = ff_vmaf_gpu_lane_end(e->gpu, lane_of(f, index));
         ret = ret < 0 ? ret : end;
     }
     if (ret >= 0)

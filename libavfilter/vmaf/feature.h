@@ -116,6 +116,13 @@ typedef struct FFVmafExtractor {
     int  (*collect)(FFVmafFeature *f, unsigned index,
                     struct FFVmafFeatureCollector *fc);
     /**
+     * GPU twins without state across frames: sets of device intermediates
+     * the twin keeps, frame index using set index % gpu_sets. Each set gets
+     * a lane of its own, so that that many of its frames run at once (for
+     * chains of kernels that cannot fill the GPU alone). 0: one.
+     */
+    int gpu_sets;
+    /**
      * GPU twins: turn the instance into its CPU extractor after a GPU
      * failure, so that it can compute frames first..last (still in the
      * GPU ring's host copies) and go on; the engine then calls the CPU
