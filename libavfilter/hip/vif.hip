@@ -91,7 +91,6 @@ __device__ static inline int vif_log2(const uint16_t *tab, gpu_u64 v)
  */
 #define VIF_DEC_TILE_W 32
 #define VIF_DEC_TILE_H 16
-#define VIF_DEC_BATCH  8
 
 template <typename T, int FW>
 __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst_dis,
@@ -119,26 +118,12 @@ __device__ static inline void vif_decimate_pair(uint16_t *dst_ref, uint16_t *dst
     for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
         const int i0 = ty * VIF_DEC_TILE_H;
 
-        /* Cell (r, c): input (2·i0 − half + r, 2·j0 − half + c), mirrored.
-         * VIF_DEC_BATCH independent loads a thread, then their stores: a
-         * load followed by its store left every turn of the loop waiting
-         * on memory (about 22 turns a tile). */
-        for (int n0 = tid; n0 < 2 * IH * IW; n0 += VIF_DEC_BATCH * VIF_THREADS) {
-            T v[VIF_DEC_BATCH];
-#pragma unroll
-            for (int u = 0; u < VIF_DEC_BATCH; u++) {
-                const int n = n0 + u * VIF_THREADS;
-                const int p = n / (IH * IW), r = n / IW % IH, c = n % IW;
-                if (n < 2 * IH * IW)
-                    v[u] = vif_row(p ? dis : ref, p ? dis_pitch : ref_pitch,
-                                   vif_mirror(2 * i0 - HALF + r, h))[vif_mirror(2 * j0 - HALF + c, w)];
-            }
-#pragma unroll
-            for (int u = 0; u < VIF_DEC_BATCH; u++) {
-                const int n = n0 + u * VIF_THREADS;
-                if (n < 2 * IH * IW)
-                    s_in[n / (IH * IW)][n % (IH * IW)] = v[u];
-            }
+        /* Cell (r, c): input (2·i0 − half + r, 2·j0 − half + c), mirrored. */
+        for (int n = tid; n < 2 * IH * IW; n += VIF_THREADS) {
+            const int p = n / (IH * IW), r = n / IW % IH, c = n % IW;
+            const T *row = vif_row(p ? dis : ref, p ? dis_pitch : ref_pitch,
+                                   vif_mirror(2 * i0 - HALF + r, h));
+            s_in[p][r * IW + c] = row[vif_mirror(2 * j0 - HALF + c, w)];
         }
         __syncthreads();
 

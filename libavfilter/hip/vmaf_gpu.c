@@ -66,6 +66,8 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
             ff_gpu_event_destroy(g->gpu, &g->slot[i].uploaded);
         }
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
+        for (int i = 0; i < FF_ARRAY_ELEMS(g->ends); i++)
+            ff_gpu_event_destroy(g->gpu, &g->ends[i]);
         for (int i = 0; i < g->nb_lanes; i++) {
             ff_gpu_stream_sync(g->gpu, g->lanes[i]);
             ff_gpu_stream_destroy(g->gpu, &g->lanes[i]);
@@ -636,6 +638,9 @@ int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index)
                                g->results_dev + s * g->results_size, g->results_size,
                                g->stream)) < 0)
         return ret;
+    if (g->timing &&
+        (ret = ff_gpu_event_record(g->gpu, g->ends[index % FF_ARRAY_ELEMS(g->ends)], g->stream)) < 0)
+        return ret;
     return ff_gpu_event_record(g->gpu, g->slot[s].done, g->stream);
 }
 
@@ -646,17 +651,17 @@ int ff_vmaf_gpu_frame_wait(FFVmafGpu *g, unsigned index)
     if ((ret = ff_gpu_event_sync(g->gpu, g->slot[s].done)) < 0)
         return ret;
     if (g->timing && !g->slot[s].timed) {
-        int prev = ff_vmaf_gpu_slot(index - 1);
-        if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[s].begin, g->slot[s].done, &t)) < 0)
+        const int n = FF_ARRAY_ELEMS(g->ends);
+        FFGpuEvent end = g->ends[index % n];
+        if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[s].begin, end, &t)) < 0)
             return ret;
-        /* Frames overlap on the lanes: count the time since the previous
-         * frame's end once only (frames end in order, on g->stream). */
-        if (index && g->slot[prev].index == (int64_t)index - 1 && g->slot[prev].timed) {
+        if (index && g->last_timed == (int64_t)index - 1) {
             double since;
-            if ((ret = ff_gpu_event_elapsed(g->gpu, g->slot[prev].done, g->slot[s].done, &since)) < 0)
+            if ((ret = ff_gpu_event_elapsed(g->gpu, g->ends[(index - 1) % n], end, &since)) < 0)
                 return ret;
             t = FFMIN(t, since);
         }
+        g->last_timed = index;
         g->busy += t;
         g->nb_timed++;
         g->slot[s].timed = 1;
@@ -672,11 +677,11 @@ int ff_vmaf_gpu_frame_ready(FFVmafGpu *g, unsigned index)
 int ff_vmaf_gpu_enable_timing(FFVmafGpu *g)
 {
     int ret = 0;
-    for (int i = 0; i < FF_VMAF_GPU_SLOTS && ret >= 0; i++) {
-        ff_gpu_event_destroy(g->gpu, &g->slot[i].done);
-        if ((ret = ff_gpu_event_create_timed(g->gpu, &g->slot[i].done)) >= 0)
-            ret = ff_gpu_event_create_timed(g->gpu, &g->slot[i].begin);
-    }
+    for (int i = 0; i < FF_VMAF_GPU_SLOTS && ret >= 0; i++)
+        ret = ff_gpu_event_create_timed(g->gpu, &g->slot[i].begin);
+    for (int i = 0; i < FF_ARRAY_ELEMS(g->ends) && ret >= 0; i++)
+        ret = ff_gpu_event_create_timed(g->gpu, &g->ends[i]);
+    g->last_timed = -1;
     g->timing = ret >= 0;
     return ret;
 }

@@ -144,10 +144,18 @@ typedef struct FFVmafGpu {
     /* Host time of the filter thread in the staging copies (us, all frames). */
     int64_t stage_us;
 
-    /* GPU time from each frame's upload to its last copy, once read back. */
+    /*
+     * GPU time from each frame's upload to its last copy, once read back;
+     * frames overlap on the lanes, so a frame counts only from the end of
+     * the one before (frames end in order). Their ends are events of their
+     * own, kept one frame longer than a slot (a slot is reused before the
+     * next frame is read back).
+     */
     int timing;
     double busy;
     unsigned nb_timed;
+    FFGpuEvent ends[FF_VMAF_GPU_SLOTS + 1];
+    int64_t last_timed;         ///< the last frame counted, -1: none
 
     struct {
         uint8_t   *host;        ///< ref planes, dis planes, then the raw copies of each
