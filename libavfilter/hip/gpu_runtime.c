@@ -116,7 +116,6 @@ static const Symbol hip_symbols[] = {
 /* Flag values shared by both APIs. */
 #define STREAM_NON_BLOCKING  1
 #define EVENT_DISABLE_TIMING 2
-#define EVENT_BLOCKING_SYNC  1  /* CU_EVENT_BLOCKING_SYNC, hipEventBlockingSync */
 /* Error codes shared by both APIs. */
 #define ERROR_NOT_READY      600
 
@@ -535,12 +534,6 @@ int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s)
 int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e)
 {
     return CHECK(g, g->fn.event_create(e, EVENT_DISABLE_TIMING), "EventCreate");
-}
-
-int ff_gpu_event_create_waited(FFGpu *g, FFGpuEvent *e)
-{
-    return CHECK(g, g->fn.event_create(e, EVENT_DISABLE_TIMING | EVENT_BLOCKING_SYNC),
-                 "EventCreate");
 }
 
 int ff_gpu_event_create_timed(FFGpu *g, FFGpuEvent *e)

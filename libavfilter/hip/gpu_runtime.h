@@ -105,13 +105,6 @@ int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s);
 int ff_gpu_event_create(FFGpu *g, FFGpuEvent *e);
 /** An event that can be timed (ff_gpu_event_elapsed()); the others cannot. */
 int ff_gpu_event_create_timed(FFGpu *g, FFGpuEvent *e);
-/**
- * An event the host waits for (ff_gpu_event_sync()) by sleeping until the
- * GPU signals it, instead of spinning on a core: several processes or
- * streams on one GPU wait long, and their spinning took the cores their
- * readers needed.
- */
-int ff_gpu_event_create_waited(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e);
 int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s);
 int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e);

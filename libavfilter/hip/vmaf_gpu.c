@@ -175,7 +175,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
         g->slot[i].index = -1;
         /* The slots' memory is allocated at their first frame (a short
          * run needs few, and page-locking is slow). */
-        if ((ret = ff_gpu_event_create_waited(g->gpu, &g->slot[i].done)) >= 0 &&
+        if ((ret = ff_gpu_event_create(g->gpu, &g->slot[i].done)) >= 0 &&
             (ret = ff_gpu_event_create(g->gpu, &g->slot[i].uploaded)) >= 0 && cu_ctx)
             ret = ff_gpu_event_create(g->gpu, &g->slot[i].unpacked);
     }
