@@ -41,7 +41,7 @@
  * -T 1 (the default): the engine measures the GPU time of every frame
  * (ff_vmaf_engine_set_gpu_timing()), from its upload to its read-back; a
  * second line gives it per frame, and as a share of the wall time (frames
- * overlap on the GPU, so the share can pass 100%). -T 0: no timing.
+ * overlap on the lanes; each moment counts once). -T 0: no timing.
  */
 
 #include <dlfcn.h>
