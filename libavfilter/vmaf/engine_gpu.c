@@ -124,11 +124,16 @@ static int convert_to_twin(FFVmafFeature *f, const FFVmafExtractor *twin)
     return 0;
 }
 
-/* The lane of frame index: the twin's first, or one per set of its intermediates. */
+/* Sets of intermediates a twin keeps, each on a lane of its own. */
+static int nb_sets(const FFVmafFeature *f)
+{
+    return FFMAX(f->ex->gpu_sets, 1);
+}
+
+/* The lane of frame index: the twin's first, or one per set. */
 static int lane_of(const FFVmafFeature *f, unsigned index)
 {
-    int sets = FFMAX(f->ex->gpu_sets, 1);
-    return (f->gpu_lane + index % sets) % FF_VMAF_GPU_MAX_LANES;
+    return (f->gpu_lane + index % nb_sets(f)) % FF_VMAF_GPU_MAX_LANES;
 }
 
 static int enter(FFVmafEngine *e)
@@ -207,7 +212,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         f->gpu = e->gpu;
         ret = f->ex->init(f, &e->geo);
         if (ret >= 0) {
-            for (int k = 0; k < FFMAX(f->ex->gpu_sets, 1) && ret >= 0; k++)
+            for (int k = 0; k < nb_sets(f) && ret >= 0; k++)
                 if ((ret = ff_vmaf_gpu_add_lane(e->gpu)) >= 0 && !k)
                     f->gpu_lane = ret;
             if (ret >= 0)
@@ -346,12 +351,13 @@ int ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
     }
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = e->features[i];
-        int end;
+        int lane, end;
         if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !ff_vmaf_engine_runs_on(e, f, index))
             continue;
-        if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, lane_of(f, index), index)) >= 0)
+        lane = lane_of(f, index);
+        if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, lane, index)) >= 0)
             ret = f->ex->extract(f, ref, dis, index, e->fc);
-        end = ff_vmaf_gpu_lane_end(e->gpu, lane_of(f, index));
+        end = ff_vmaf_gpu_lane_end(e->gpu, lane);
         ret = ret < 0 ? ret : end;
     }
     if (ret >= 0)
