@@ -80,13 +80,25 @@ typedef struct ScaleGeo {
     int k[FF_VMAF_CAMBI_SCALES];
 } ScaleGeo;
 
+/*
+ * Sets of intermediates: a frame is a chain of some 30 launches, five of
+ * them a single block, so two frames run at once, each with its own set,
+ * on lanes of their own (FFVmafExtractor.gpu_sets).
+ */
+#define CAMBI_SETS 2
+
+/* A frame's intermediates. */
+typedef struct CambiSet {
+    FFGpuPtr img, filt[2], mask, c, stats;
+} CambiSet;
+
 typedef struct CambiHipContext {
     CambiContext cpu;           ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     int c_values;               ///< index of the kernel of nb_diffs in fn[]
     FFGpuPtr recip, active, weights;
     FFGpuPtr maps[2];           ///< per picture (0 dis, 1 ref): xmap, then ymap
-    FFGpuPtr img, filt[2], mask, c, stats;
+    CambiSet set[CAMBI_SETS];
     ScaleGeo geo[2];
     size_t results;             ///< 2 x FF_VMAF_CAMBI_SCALES CambiResult
     unsigned nb_on_cpu;         ///< pictures whose sums needed the CPU (verbose log)
@@ -167,14 +179,13 @@ static int setup(FFVmafFeature *f)
         o_mask  = off; off += ALIGN(npix);
         o_c     = off; off += ALIGN(npix * sizeof(float));
         o_stats = off; off += 2 * FF_VMAF_CAMBI_SCALES * (size_t)STATS_BYTES;
-        if ((ret = ff_vmaf_gpu_buffer(g, &buf, off)) < 0)
+        if ((ret = ff_vmaf_gpu_buffer(g, &buf, CAMBI_SETS * off)) < 0)
             return ret;
-        s->img     = buf + o_img;
-        s->filt[0] = buf + o_filt0;
-        s->filt[1] = buf + o_filt1;
-        s->mask    = buf + o_mask;
-        s->c       = buf + o_c;
-        s->stats   = buf + o_stats;
+        for (int k = 0; k < CAMBI_SETS; k++, buf += off)
+            s->set[k] = (CambiSet) {
+                .img  = buf + o_img,  .filt = { buf + o_filt0, buf + o_filt1 },
+                .mask = buf + o_mask, .c    = buf + o_c, .stats = buf + o_stats,
+            };
     }
     scale_geo(c, &c->enc, &s->geo[0]);
     if (c->full_ref)
@@ -206,7 +217,7 @@ static int launch(FFVmafGpu *g, FFGpuFunction fn, const char *name, unsigned gx,
 
 /* Queue the scales of picture p (0: distorted at the encode size, 1: the
  * reference at the source size). */
-static int queue_picture(FFVmafFeature *f, unsigned index, int p)
+static int queue_picture(FFVmafFeature *f, CambiSet *b, unsigned index, int p)
 {
     CambiHipContext *s = f->priv;
     const CambiContext *c = &s->cpu;
@@ -215,15 +226,15 @@ static int queue_picture(FFVmafFeature *f, unsigned index, int p)
     FFVmafGpu *g = f->gpu;
     FFGpuPtr plane = ff_vmaf_gpu_plane(g, index, p ? 0 : 1, 0);
     FFGpuPtr xmap = s->maps[p], ymap = s->maps[p] + sz->w * sizeof(int);
-    FFGpuPtr src = s->img;
+    FFGpuPtr src = b->img;
     int pitch = (int)ff_vmaf_gpu_pitch(g, 0), w = sz->w, h = sz->h, sw = w;
     int bpc = g->geo.bpc, ws = sz->window, thr = sz->mask_threshold;
     int up = bpc < 10 ? 10 - bpc : 0, down = bpc > 10 ? bpc - 10 : 0;
     int dither = c->bitdepth < 10, ret;
 
     {
-        void *args[] = { &s->img, &plane, &pitch, &xmap, &ymap, &w, &h, &up, &down, &dither };
-        void *margs[] = { &s->mask, &s->img, &w, &h, &thr };
+        void *args[] = { &b->img, &plane, &pitch, &xmap, &ymap, &w, &h, &up, &down, &dither };
+        void *margs[] = { &b->mask, &b->img, &w, &h, &thr };
         if ((ret = ff_vmaf_gpu_launch_2d(g, s->fn[g->bytes > 1 ? K_PRE_16 : K_PRE_8],
                                          "vmaf_cambi_preprocess", w, h, BX, BY, 0, args)) < 0 ||
             (ret = ff_vmaf_gpu_launch_2d(g, s->fn[K_MASK], "vmaf_cambi_mask", w, h, BX, BY, 0,
@@ -232,17 +243,17 @@ static int queue_picture(FFVmafFeature *f, unsigned index, int p)
     }
 
     for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++) {
-        FFGpuPtr dst = s->filt[scale & 1];
-        FFGpuPtr st = s->stats + (size_t)(p * FF_VMAF_CAMBI_SCALES + scale) * STATS_BYTES;
+        FFGpuPtr dst = b->filt[scale & 1];
+        FFGpuPtr st = b->stats + (size_t)(p * FF_VMAF_CAMBI_SCALES + scale) * STATS_BYTES;
         FFGpuPtr res = ff_vmaf_gpu_results(g, index, s->results +
                                            (p * FF_VMAF_CAMBI_SCALES + scale) * sizeof(CambiResult));
         int cw = sg->w[scale], ch = sg->h[scale], shift = sg->shift[scale], k = sg->k[scale];
         int step = shift ? 2 : 1;
         void *mode_args[]   = { &dst, &src, &sw, &step, &cw, &ch };
-        void *c_args[]      = { &s->c, &dst, &cw, &ch, &s->mask, &w, &shift, &ws,
+        void *c_args[]      = { &b->c, &dst, &cw, &ch, &b->mask, &w, &shift, &ws,
                                 &s->recip, &s->active, &s->weights, &st };
         void *select_args[] = { &st, &k };
-        void *pass_args[]   = { &s->c, &cw, &ch, &st };
+        void *pass_args[]   = { &b->c, &cw, &ch, &st };
         void *finish_args[] = { &st, &k, &res };
 
         if ((ret = ff_vmaf_gpu_launch_2d(g, s->fn[K_MODE], "vmaf_cambi_mode", cw, ch, BX, BY, 0,
@@ -267,14 +278,15 @@ static int cambi_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                              FFVmafFeatureCollector *fc)
 {
     CambiHipContext *s = f->priv;
+    CambiSet *b = &s->set[index % CAMBI_SETS];
     FFVmafGpu *g = f->gpu;
     int ret;
 
-    if ((ret = ff_gpu_memset(g->gpu, s->stats, 0,
+    if ((ret = ff_gpu_memset(g->gpu, b->stats, 0,
                              2 * FF_VMAF_CAMBI_SCALES * (size_t)STATS_BYTES, g->queue)) < 0 ||
-        (ret = queue_picture(f, index, 0)) < 0)
+        (ret = queue_picture(f, b, index, 0)) < 0)
         return ret;
-    return s->cpu.full_ref ? queue_picture(f, index, 1) : 0;
+    return s->cpu.full_ref ? queue_picture(f, b, index, 1) : 0;
 }
 
 /* Picture p of frame index on the CPU, from the ring's host copy. */
@@ -343,6 +355,7 @@ const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
     .provides      = ff_vmaf_cambi_provides,
     .plain_outputs = ff_vmaf_cambi_plain_outputs,
     .frame_delay   = 1,
+    .gpu_sets      = CAMBI_SETS,
     .init          = cambi_hip_init,
     .extract       = cambi_hip_extract,
     .close         = cambi_hip_close,

@@ -79,6 +79,7 @@ typedef struct SpeedHipContext {
     FFVmafSpeedFactor fac[4];
     const float *in[4];         ///< each input's covariance, then plane, read back
     float *stats;               ///< per pair: s_ref, e_ref, s_dis, e_dis
+    int64_t modelled;           ///< the frame whose models are in fac, model and stats; -1: none
 } SpeedHipContext;
 
 static void speed_hip_free_host(SpeedHipContext *s)
@@ -102,6 +103,7 @@ static int speed_hip_setup(FFVmafFeature *f, int nb_in)
     int ret;
 
     s->nb_in = nb_in;
+    s->modelled = -1;
     s->wt    = c->nbh * FF_VMAF_SPEED_B;
     s->ht    = c->nbv * FF_VMAF_SPEED_B;
     s->rec   = B2 * B2 + s->wt * s->ht;
@@ -206,20 +208,47 @@ static void speed_blocks_job(void *priv, int j, int nb_jobs)
 }
 
 /*
- * The block models of every input of frame index (pairs ref, dis): the
- * inputs' factors (a quarter of a millisecond each), then their blocks,
- * each computed as on the CPU whatever the split, on the ring's threads
- * rather than one after the other on the filter thread.
+ * The block models of every input of frame index (pairs ref, dis), in two
+ * stages: the inputs' factors (a quarter of a millisecond each), then their
+ * blocks, each computed as on the CPU whatever the split, on the ring's
+ * threads. The engine runs each stage of speed_chroma and speed_temporal
+ * together (collect_stage()); collect() runs them itself otherwise.
  */
-static void speed_hip_models(FFVmafFeature *f, unsigned index)
+static int speed_hip_stage(FFVmafFeature *f, unsigned index, int stage,
+                           void (**job)(void *priv, int j, int nb_jobs))
 {
     SpeedHipContext *s = f->priv;
     const float *res = ff_vmaf_gpu_results_host(f->gpu, index, s->results);
 
-    for (int w = 0; w < s->nb_in; w++)
-        s->in[w] = res + (size_t)w * s->rec;
-    ff_vmaf_gpu_parallel(f->gpu, speed_factor_job, s, s->nb_in);
-    ff_vmaf_gpu_parallel(f->gpu, speed_blocks_job, s, s->nb_in * ff_vmaf_gpu_nb_threads(f->gpu));
+    if (stage == 0) {
+        /* speed_temporal's frame 0 has no model: it scores 0. */
+        if (s->nb_in == 2 && !index)
+            return 0;
+        for (int w = 0; w < s->nb_in; w++)
+            s->in[w] = res + (size_t)w * s->rec;
+        s->modelled = -1;
+        *job = speed_factor_job;
+        return s->nb_in;
+    }
+    if (stage == 1 && s->in[0] == res) {
+        s->modelled = index;
+        *job = speed_blocks_job;
+        return s->nb_in * ff_vmaf_gpu_nb_threads(f->gpu);
+    }
+    return 0;
+}
+
+static void speed_hip_models(FFVmafFeature *f, unsigned index)
+{
+    SpeedHipContext *s = f->priv;
+    void (*job)(void *priv, int j, int nb_jobs);
+    int n;
+
+    if (s->modelled == index)
+        return;
+    for (int stage = 0; stage < 2; stage++)
+        if ((n = speed_hip_stage(f, index, stage, &job)) > 0)
+            ff_vmaf_gpu_parallel(f->gpu, job, s, n);
 }
 
 /* The score of the pair of inputs starting at k, once modelled. */
@@ -299,6 +328,7 @@ const FFVmafExtractor ff_vmaf_extractor_speed_chroma_hip = {
     .extract     = speed_chroma_hip_extract,
     .close       = speed_chroma_hip_close,
     .collect     = speed_chroma_hip_collect,
+    .collect_stage = speed_hip_stage,
     .to_cpu      = speed_chroma_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_speed_chroma,
 };
@@ -404,6 +434,7 @@ const FFVmafExtractor ff_vmaf_extractor_speed_temporal_hip = {
     .extract     = speed_temporal_hip_extract,
     .close       = speed_temporal_hip_close,
     .collect     = speed_temporal_hip_collect,
+    .collect_stage = speed_hip_stage,
     .to_cpu      = speed_temporal_hip_to_cpu,
     .cpu         = &ff_vmaf_extractor_speed_temporal,
 };

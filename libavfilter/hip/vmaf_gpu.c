@@ -50,6 +50,17 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
     FFVmafGpu *g = *pg;
     if (!g)
         return;
+    /* The background work reads the host copies: it ends first. */
+    if (g->bg_started) {
+        ff_mutex_lock(&g->bg_lock);
+        g->bg_quit = 1;
+        ff_cond_broadcast(&g->bg_cond);
+        ff_mutex_unlock(&g->bg_lock);
+        pthread_join(g->bg_thread, NULL);
+        ff_cond_destroy(&g->bg_cond);
+        ff_mutex_destroy(&g->bg_lock);
+    }
+    avpriv_slicethread_free(&g->bg_pool);
     if (g->gpu && ff_gpu_enter(g->gpu) >= 0) {
         if (g->stream)
             ff_gpu_stream_sync(g->gpu, g->stream);
@@ -271,9 +282,24 @@ static void pool_job(void *priv, int j, int thread, int n, int nb_threads)
     g->job(g->job_priv, j, n);
 }
 
+static void bg_pool_job(void *priv, int j, int thread, int n, int nb_threads)
+{
+    FFVmafGpu *g = priv;
+    g->bg_job(g->bg_job_priv, j, n);
+}
+
 void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
                           void *priv, int nb_jobs)
 {
+    /* From the background thread: on its own threads, the stagers may be
+     * busy with the caller's next frame. */
+    if (g->bg_started && g->bg_pool && nb_jobs > 1 &&
+        pthread_equal(pthread_self(), g->bg_thread)) {
+        g->bg_job      = fn;
+        g->bg_job_priv = priv;
+        avpriv_slicethread_execute(g->bg_pool, nb_jobs, 0);
+        return;
+    }
     if (!g->stager || nb_jobs < 2) {
         for (int j = 0; j < nb_jobs; j++)
             fn(priv, j, nb_jobs);
@@ -287,6 +313,66 @@ void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_j
 int ff_vmaf_gpu_nb_threads(const FFVmafGpu *g)
 {
     return g->stager ? g->nb_stagers : 1;
+}
+
+static void *bg_main(void *arg)
+{
+    FFVmafGpu *g = arg;
+
+    ff_mutex_lock(&g->bg_lock);
+    for (;;) {
+        while (!g->bg_fn && !g->bg_quit)
+            ff_cond_wait(&g->bg_cond, &g->bg_lock);
+        if (!g->bg_fn)
+            break;
+        ff_mutex_unlock(&g->bg_lock);
+        g->bg_fn(g->bg_priv);
+        ff_mutex_lock(&g->bg_lock);
+        g->bg_fn = NULL;
+        ff_cond_broadcast(&g->bg_cond);
+    }
+    ff_mutex_unlock(&g->bg_lock);
+    return NULL;
+}
+
+int ff_vmaf_gpu_background(FFVmafGpu *g, void (*fn)(void *priv), void *priv)
+{
+    if (!g->bg_started) {
+        if (ff_mutex_init(&g->bg_lock, NULL))
+            return AVERROR(ENOMEM);
+        if (ff_cond_init(&g->bg_cond, NULL)) {
+            ff_mutex_destroy(&g->bg_lock);
+            return AVERROR(ENOMEM);
+        }
+        if (pthread_create(&g->bg_thread, NULL, bg_main, g)) {
+            ff_cond_destroy(&g->bg_cond);
+            ff_mutex_destroy(&g->bg_lock);
+            return AVERROR(EAGAIN);
+        }
+        g->bg_started = 1;
+        /* As many threads as the stagers: none, when they are none. */
+        if (g->nb_stagers > 1 &&
+            avpriv_slicethread_create(&g->bg_pool, g, bg_pool_job, NULL, g->nb_stagers) <= 1)
+            avpriv_slicethread_free(&g->bg_pool);
+    }
+    ff_mutex_lock(&g->bg_lock);
+    while (g->bg_fn)
+        ff_cond_wait(&g->bg_cond, &g->bg_lock);
+    g->bg_fn   = fn;
+    g->bg_priv = priv;
+    ff_cond_broadcast(&g->bg_cond);
+    ff_mutex_unlock(&g->bg_lock);
+    return 0;
+}
+
+void ff_vmaf_gpu_background_wait(FFVmafGpu *g)
+{
+    if (!g->bg_started)
+        return;
+    ff_mutex_lock(&g->bg_lock);
+    while (g->bg_fn)
+        ff_cond_wait(&g->bg_cond, &g->bg_lock);
+    ff_mutex_unlock(&g->bg_lock);
 }
 
 /* Job j of n: its share of the rows of every staged copy. */

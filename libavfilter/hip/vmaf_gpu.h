@@ -33,6 +33,8 @@
 
 #include <stdatomic.h>
 
+#include "libavutil/thread.h"
+
 #include "libavfilter/vmaf/picture.h"
 #include "libavfilter/vmaf/picture_dsp.h"
 
@@ -136,6 +138,22 @@ typedef struct FFVmafGpu {
     void *job_priv;
     FFVmafPictureDSPContext pdsp;
     int nb_stagers;
+
+    /* Host work behind the caller's back (ff_vmaf_gpu_background()): a
+     * thread of the ring's, and threads of its own for
+     * ff_vmaf_gpu_parallel() called from it, so that it runs beside the
+     * staging. Started at its first use. */
+    pthread_t bg_thread;
+    int bg_started;
+    AVMutex bg_lock;
+    AVCond bg_cond;
+    void (*bg_fn)(void *priv);  ///< the work posted, NULL once done
+    void *bg_priv;
+    int bg_quit;
+    struct AVSliceThread *bg_pool;
+    void (*bg_job)(void *priv, int job, int nb_jobs);
+    void *bg_job_priv;
+
     FFVmafGpuStaged staged[8];
     int nb_staged;
     /** After an upload: bit w set when picture w had samples above the depth's maximum. */
@@ -265,5 +283,16 @@ int ff_vmaf_gpu_enable_timing(FFVmafGpu *g);
 void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
                           void *priv, int nb_jobs);
 int  ff_vmaf_gpu_nb_threads(const FFVmafGpu *g);
+
+/**
+ * Run fn(priv) on the ring's background thread and return at once, after
+ * the work posted before has finished (ff_vmaf_gpu_background_wait()).
+ * ff_vmaf_gpu_parallel() called from fn runs on threads of the
+ * background's own. fn must not use the GPU. A negative error when no
+ * thread could be started: the caller runs fn itself.
+ */
+int  ff_vmaf_gpu_background(FFVmafGpu *g, void (*fn)(void *priv), void *priv);
+/** Wait until the work posted to the background thread has finished. */
+void ff_vmaf_gpu_background_wait(FFVmafGpu *g);
 
 #endif /* AVFILTER_HIP_VMAF_GPU_H */

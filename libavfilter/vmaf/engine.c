@@ -54,8 +54,10 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     FFVmafEngine *e = *pe;
     if (!e)
         return;
-    /* The workers first: they use the features. */
+    /* The workers first: they use the features; so does the GPU's
+     * background work. */
     ff_vmaf_engine_frames_free(e);
+    ff_vmaf_engine_gpu_wait_background(e);
     av_freep(&e->unpack_buf[0]);
     av_freep(&e->unpack_buf[1]);
     /* GPU twins release device memory: their context must be current. */

@@ -23,6 +23,7 @@
  * queue and read-back, and the move to the CPU when the GPU fails.
  */
 
+#include <limits.h>
 #include <string.h>
 
 #include "libavutil/avstring.h"
@@ -144,6 +145,19 @@ static int enter(FFVmafEngine *e)
 static void leave(FFVmafEngine *e)
 {
     ff_gpu_leave(e->gpu->gpu);
+}
+
+/* Stages of a frame still running in the background: finished (they
+ * read the ring's host copies and the twins' scratch). */
+static void wait_background(FFVmafEngine *e)
+{
+    if (e->gpu_staged && e->gpu)
+        ff_vmaf_gpu_background_wait(e->gpu);
+}
+
+void ff_vmaf_engine_gpu_wait_background(FFVmafEngine *e)
+{
+    wait_background(e);
 }
 
 int ff_vmaf_engine_gpu_enter(FFVmafEngine *e)
@@ -269,6 +283,9 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     FFVmafGpu *gpu = e->gpu;
     int ret = 0;
 
+    /* The frame whose stages run in the background is recomputed below. */
+    wait_background(e);
+    e->gpu_staged = 0;
     if (e->backend == FF_VMAF_BACKEND_GPU)
         return err;
     /* The CPU reads the ring's host copies as planes. Hardware frames have
@@ -391,7 +408,77 @@ int ff_vmaf_engine_gpu_collect_feature(FFVmafEngine *e, FFVmafFeature *f, unsign
     return f->ex->collect(f, index, e->fc);
 }
 
-int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
+/* The jobs of one collect stage of every twin of a frame, numbered in turn. */
+typedef struct StageJobs {
+    int nb_parts;
+    struct {
+        void (*job)(void *priv, int j, int nb_jobs);
+        void *priv;
+        int first, count;
+    } part[MAX_FEATURES];
+} StageJobs;
+
+static void stage_job(void *priv, int j, int nb_jobs)
+{
+    const StageJobs *s = priv;
+    int p = 0;
+    while (j >= s->part[p].first + s->part[p].count)
+        p++;
+    s->part[p].job(s->part[p].priv, j - s->part[p].first, s->part[p].count);
+}
+
+/* The collect stages of frame index, each twin's jobs of a stage together. */
+static void run_collect_stages(FFVmafEngine *e, unsigned index)
+{
+    for (int stage = 0; stage < FF_VMAF_COLLECT_STAGES; stage++) {
+        StageJobs s = { 0 };
+        int total = 0;
+        for (int i = 0; i < e->nb_features; i++) {
+            FFVmafFeature *f = e->features[i];
+            void (*job)(void *priv, int j, int nb_jobs) = NULL;
+            int n;
+            if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !f->ex->collect_stage ||
+                !ff_vmaf_engine_runs_on(e, f, index) ||
+                (n = f->ex->collect_stage(f, index, stage, &job)) <= 0)
+                continue;
+            s.part[s.nb_parts].job   = job;
+            s.part[s.nb_parts].priv  = f->priv;
+            s.part[s.nb_parts].first = total;
+            s.part[s.nb_parts].count = n;
+            s.nb_parts++;
+            total += n;
+        }
+        if (total)
+            ff_vmaf_gpu_parallel(e->gpu, stage_job, &s, total);
+    }
+}
+
+static void collect_stages_in_background(void *priv)
+{
+    FFVmafEngine *e = priv;
+    run_collect_stages(e, e->gpu_staged - 1);
+}
+
+/* Whether a twin has collect stages for frame index. */
+static int has_collect_stages(const FFVmafEngine *e, unsigned index)
+{
+    for (int i = 0; i < e->nb_features; i++) {
+        const FFVmafFeature *f = e->features[i];
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->collect_stage &&
+            ff_vmaf_engine_runs_on(e, f, index))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Write the GPU values of frames [gpu_collected, end). The collect stages
+ * of the last one, when it is from keep on, may be left running in the
+ * background, that frame written at the next call: its host work (SpEED's
+ * block models) then overlaps the caller's next frame instead of holding
+ * the caller up.
+ */
+static int collect_frames(FFVmafEngine *e, unsigned end, unsigned keep)
 {
     unsigned step = ff_vmaf_collector_get_step(e->fc);
     int64_t t0 = av_gettime_relative(), t1;
@@ -407,9 +494,23 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
         /* A frame read back one push late creates its keys where the
          * CPU's extract() of that frame would have. */
         ff_vmaf_collector_set_step(e->fc, index);
-        t1  = av_gettime_relative();
-        ret = ff_vmaf_gpu_frame_wait(e->gpu, index);
-        e->gpu_wait_us += av_gettime_relative() - t1;
+        if (e->gpu_staged == index + 1) {
+            ff_vmaf_gpu_background_wait(e->gpu);
+            e->gpu_staged = 0;
+        } else {
+            t1  = av_gettime_relative();
+            ret = ff_vmaf_gpu_frame_wait(e->gpu, index);
+            e->gpu_wait_us += av_gettime_relative() - t1;
+            if (ret >= 0 && index + 1 == end && index >= keep && has_collect_stages(e, index)) {
+                /* Set before the thread can read it. */
+                e->gpu_staged = index + 1;
+                if (ff_vmaf_gpu_background(e->gpu, collect_stages_in_background, e) >= 0)
+                    break;
+                e->gpu_staged = 0;
+            }
+            if (ret >= 0)
+                run_collect_stages(e, index);
+        }
         for (int i = 0; i < e->nb_features && ret >= 0; i++) {
             FFVmafFeature *f = e->features[i];
             if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
@@ -424,6 +525,11 @@ int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
         return fall_back_to_cpu(e, e->nb_pushed, ret);
     e->gpu_collect_us += av_gettime_relative() - t0;
     return 0;
+}
+
+int ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end)
+{
+    return collect_frames(e, end, UINT_MAX);
 }
 
 int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
@@ -446,7 +552,7 @@ int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
     leave(e);
     if (ret < 0)
         return fall_back_to_cpu(e, e->nb_pushed, ret);
-    return end > e->gpu_collected ? ff_vmaf_engine_gpu_collect(e, end) : 0;
+    return end > e->gpu_collected ? collect_frames(e, end, must) : 0;
 }
 
 void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t size)

@@ -61,6 +61,7 @@ struct FFVmafEngine {
     int device;
     struct FFVmafGpu *gpu;      ///< NULL when nothing runs on the GPU
     unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
+    unsigned gpu_staged;        ///< 1 + the frame whose collect stages run in the background; 0: none
     char gpu_name[256];
     int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
     int gpu_timing;             ///< measure the GPU time of each frame
@@ -128,6 +129,8 @@ int  ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,
                               const FFVmafPicture *ref, const FFVmafPicture *dis);
 /** Write the GPU twins' values of frames before `end`. */
 int  ff_vmaf_engine_gpu_collect(FFVmafEngine *e, unsigned end);
+/** Wait for the collect stages running in the background, if any (before the twins close). */
+void ff_vmaf_engine_gpu_wait_background(FFVmafEngine *e);
 /**
  * After frame `queued` was queued: write the values of the frames that
  * have run, without waiting, and of those whose ring slot the next frame

@@ -74,6 +74,9 @@ typedef struct FFVmafOption {
 /** The GPU twin reads the chroma planes too. */
 #define FF_VMAF_EXTRACTOR_CHROMA (1 << 3)
 
+/** Stages of FFVmafExtractor.collect_stage(). */
+#define FF_VMAF_COLLECT_STAGES 2
+
 struct FFVmafGpu;
 
 typedef struct FFVmafFeature FFVmafFeature;
@@ -115,6 +118,17 @@ typedef struct FFVmafExtractor {
     /** GPU twins: write the values of frame index, whose work has run. */
     int  (*collect)(FFVmafFeature *f, unsigned index,
                     struct FFVmafFeatureCollector *fc);
+    /**
+     * GPU twins, optional: the host work of collect() that comes before
+     * it, in stages, so that a stage of every twin of a frame runs at once
+     * on the ring's threads instead of one twin's after the other's. Stage
+     * `stage` (0 to FF_VMAF_COLLECT_STAGES - 1, in order, all before
+     * collect()) of frame index: sets *job, run as job(f->priv, j, n) for
+     * j < n, and returns n (0: nothing at this stage). collect() must
+     * still give the same values when the stages were not run.
+     */
+    int  (*collect_stage)(FFVmafFeature *f, unsigned index, int stage,
+                          void (**job)(void *priv, int j, int nb_jobs));
     /**
      * GPU twins without state across frames: sets of device intermediates
      * the twin keeps, frame index using set index % gpu_sets. Each set gets
