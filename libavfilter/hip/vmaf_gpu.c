@@ -291,10 +291,14 @@ static void bg_pool_job(void *priv, int j, int thread, int n, int nb_threads)
 void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
                           void *priv, int nb_jobs)
 {
-    /* From the background thread: on its own threads, the stagers may be
-     * busy with the caller's next frame. */
-    if (g->bg_started && g->bg_pool && nb_jobs > 1 &&
-        pthread_equal(pthread_self(), g->bg_thread)) {
+    /* From the background thread: on its own threads (or alone), never
+     * the stagers', which may be busy with the caller's next frame. */
+    if (g->bg_started && pthread_equal(pthread_self(), g->bg_thread)) {
+        if (!g->bg_pool || nb_jobs < 2) {
+            for (int j = 0; j < nb_jobs; j++)
+                fn(priv, j, nb_jobs);
+            return;
+        }
         g->bg_job      = fn;
         g->bg_job_priv = priv;
         avpriv_slicethread_execute(g->bg_pool, nb_jobs, 0);
