@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libavutil/cpu.h"
 #include "libavutil/log.h"
@@ -114,6 +115,9 @@ int main(void)
     atomic_int slow_done = 0;
     int caller_jobs = 0, own_ok = 1, ret = 0, r;
 
+    /* A deadlock (two threads in one pool) ends the test, which then
+     * reports nothing: a failure, not a hung make check. */
+    alarm(60);
     setenv("VMAF_HIP_SIMULATE_GPU", "1", 1);
     av_log_set_level(AV_LOG_ERROR);
     av_cpu_force_count(8);
