@@ -38,7 +38,7 @@ FF_VMAF_GPU_CODE(unpack, unpack_kernels);
 #define UNPACK_BLOCK_X 64
 #define UNPACK_BLOCK_Y 4
 
-static void pool_job(void *priv, int j, int thread, int n, int nb_threads);
+static void pool_init(FFVmafGpuPool *p, int nb_threads);
 
 int ff_vmaf_gpu_slot(unsigned index)
 {
@@ -60,7 +60,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_cond_destroy(&g->bg_cond);
         ff_mutex_destroy(&g->bg_lock);
     }
-    avpriv_slicethread_free(&g->bg_pool);
+    avpriv_slicethread_free(&g->bg_pool.threads);
     if (g->gpu && ff_gpu_enter(g->gpu) >= 0) {
         if (g->stream)
             ff_gpu_stream_sync(g->gpu, g->stream);
@@ -96,7 +96,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_gpu_leave(g->gpu);
     }
     ff_gpu_close(&g->gpu);
-    avpriv_slicethread_free(&g->stager);
+    avpriv_slicethread_free(&g->stagers.threads);
     av_freep(pg);
 }
 
@@ -158,9 +158,7 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
      * pair's planes, up to 6 and half the cores. */
     g->nb_stagers = av_clip((int)((host_size + (1 << 20) - 1) >> 20), 1, 6);
     g->nb_stagers = FFMIN(g->nb_stagers, FFMAX(av_cpu_count() / 2, 1));
-    if (g->nb_stagers > 1 &&
-        avpriv_slicethread_create(&g->stager, g, pool_job, NULL, g->nb_stagers) <= 1)
-        avpriv_slicethread_free(&g->stager);
+    pool_init(&g->stagers, g->nb_stagers);
 
     ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)
                  : ff_gpu_open(&g->gpu, device, log_ctx);
@@ -278,14 +276,30 @@ static int stage(FFVmafGpu *g, int which, unsigned max, uint8_t *dst, const uint
 
 static void pool_job(void *priv, int j, int thread, int n, int nb_threads)
 {
-    FFVmafGpu *g = priv;
-    g->job(g->job_priv, j, n);
+    FFVmafGpuPool *p = priv;
+    p->job(p->priv, j, n);
 }
 
-static void bg_pool_job(void *priv, int j, int thread, int n, int nb_threads)
+/* nb_threads threads, or none (the caller alone) when one would do or
+ * they cannot be made. */
+static void pool_init(FFVmafGpuPool *p, int nb_threads)
 {
-    FFVmafGpu *g = priv;
-    g->bg_job(g->bg_job_priv, j, n);
+    if (nb_threads > 1 &&
+        avpriv_slicethread_create(&p->threads, p, pool_job, NULL, nb_threads) <= 1)
+        avpriv_slicethread_free(&p->threads);
+}
+
+static void pool_run(FFVmafGpuPool *p, void (*fn)(void *priv, int job, int nb_jobs),
+                     void *priv, int nb_jobs)
+{
+    if (!p->threads || nb_jobs < 2) {
+        for (int j = 0; j < nb_jobs; j++)
+            fn(priv, j, nb_jobs);
+        return;
+    }
+    p->job  = fn;
+    p->priv = priv;
+    avpriv_slicethread_execute(p->threads, nb_jobs, 0);
 }
 
 void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_jobs),
@@ -293,30 +307,15 @@ void ff_vmaf_gpu_parallel(FFVmafGpu *g, void (*fn)(void *priv, int job, int nb_j
 {
     /* From the background thread: on its own threads (or alone), never
      * the stagers', which may be busy with the caller's next frame. */
-    if (g->bg_started && pthread_equal(pthread_self(), g->bg_thread)) {
-        if (!g->bg_pool || nb_jobs < 2) {
-            for (int j = 0; j < nb_jobs; j++)
-                fn(priv, j, nb_jobs);
-            return;
-        }
-        g->bg_job      = fn;
-        g->bg_job_priv = priv;
-        avpriv_slicethread_execute(g->bg_pool, nb_jobs, 0);
-        return;
-    }
-    if (!g->stager || nb_jobs < 2) {
-        for (int j = 0; j < nb_jobs; j++)
-            fn(priv, j, nb_jobs);
-        return;
-    }
-    g->job      = fn;
-    g->job_priv = priv;
-    avpriv_slicethread_execute(g->stager, nb_jobs, 0);
+    if (g->bg_started && pthread_equal(pthread_self(), g->bg_thread))
+        pool_run(&g->bg_pool, fn, priv, nb_jobs);
+    else
+        pool_run(&g->stagers, fn, priv, nb_jobs);
 }
 
 int ff_vmaf_gpu_nb_threads(const FFVmafGpu *g)
 {
-    return g->stager ? g->nb_stagers : 1;
+    return g->stagers.threads ? g->nb_stagers : 1;
 }
 
 static void *bg_main(void *arg)
@@ -355,9 +354,7 @@ int ff_vmaf_gpu_background(FFVmafGpu *g, void (*fn)(void *priv), void *priv)
         }
         g->bg_started = 1;
         /* As many threads as the stagers: none, when they are none. */
-        if (g->nb_stagers > 1 &&
-            avpriv_slicethread_create(&g->bg_pool, g, bg_pool_job, NULL, g->nb_stagers) <= 1)
-            avpriv_slicethread_free(&g->bg_pool);
+        pool_init(&g->bg_pool, g->stagers.threads ? g->nb_stagers : 1);
     }
     ff_mutex_lock(&g->bg_lock);
     while (g->bg_fn)

@@ -74,6 +74,13 @@ struct AVSliceThread;
 /** Lanes (streams) for the twins; more twins than this share them. */
 #define FF_VMAF_GPU_MAX_LANES 12
 
+/** Threads of the ring (none: the caller alone) and the jobs they run. */
+typedef struct FFVmafGpuPool {
+    struct AVSliceThread *threads;
+    void (*job)(void *priv, int job, int nb_jobs);
+    void *priv;
+} FFVmafGpuPool;
+
 typedef struct FFVmafGpu {
     FFGpu *gpu;
     FFGpuStream stream;         ///< the frames' read-backs, in frame order; set-up work
@@ -133,9 +140,7 @@ typedef struct FFVmafGpu {
     /* The copies of host pictures into the slot, made by nb_stagers
      * threads (the caller's among them); the twins' host work between
      * frames, through ff_vmaf_gpu_parallel(), on the same threads. */
-    struct AVSliceThread *stager;
-    void (*job)(void *priv, int job, int nb_jobs);
-    void *job_priv;
+    FFVmafGpuPool stagers;
     FFVmafPictureDSPContext pdsp;
     int nb_stagers;
 
@@ -150,9 +155,7 @@ typedef struct FFVmafGpu {
     void (*bg_fn)(void *priv);  ///< the work posted, NULL once done
     void *bg_priv;
     int bg_quit;
-    struct AVSliceThread *bg_pool;
-    void (*bg_job)(void *priv, int job, int nb_jobs);
-    void *bg_job_priv;
+    FFVmafGpuPool bg_pool;
 
     FFVmafGpuStaged staged[8];
     int nb_staged;
