@@ -149,15 +149,10 @@ static void leave(FFVmafEngine *e)
 
 /* Stages of a frame still running in the background: finished (they
  * read the ring's host copies and the twins' scratch). */
-static void wait_background(FFVmafEngine *e)
+void ff_vmaf_engine_gpu_wait_background(FFVmafEngine *e)
 {
     if (e->gpu_staged && e->gpu)
         ff_vmaf_gpu_background_wait(e->gpu);
-}
-
-void ff_vmaf_engine_gpu_wait_background(FFVmafEngine *e)
-{
-    wait_background(e);
 }
 
 int ff_vmaf_engine_gpu_enter(FFVmafEngine *e)
@@ -284,7 +279,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     int ret = 0;
 
     /* The frame whose stages run in the background is recomputed below. */
-    wait_background(e);
+    ff_vmaf_engine_gpu_wait_background(e);
     e->gpu_staged = 0;
     if (e->backend == FF_VMAF_BACKEND_GPU)
         return err;
@@ -427,6 +422,13 @@ static void stage_job(void *priv, int j, int nb_jobs)
     s->part[p].job(s->part[p].priv, j - s->part[p].first, s->part[p].count);
 }
 
+/* Whether f is a twin with collect stages that runs on frame index. */
+static int has_stages(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index)
+{
+    return (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->collect_stage &&
+           ff_vmaf_engine_runs_on(e, f, index);
+}
+
 /* The collect stages of frame index, each twin's jobs of a stage together. */
 static void run_collect_stages(FFVmafEngine *e, unsigned index)
 {
@@ -437,9 +439,7 @@ static void run_collect_stages(FFVmafEngine *e, unsigned index)
             FFVmafFeature *f = e->features[i];
             void (*job)(void *priv, int j, int nb_jobs) = NULL;
             int n;
-            if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !f->ex->collect_stage ||
-                !ff_vmaf_engine_runs_on(e, f, index) ||
-                (n = f->ex->collect_stage(f, index, stage, &job)) <= 0)
+            if (!has_stages(e, f, index) || (n = f->ex->collect_stage(f, index, stage, &job)) <= 0)
                 continue;
             s.part[s.nb_parts].job   = job;
             s.part[s.nb_parts].priv  = f->priv;
@@ -462,12 +462,9 @@ static void collect_stages_in_background(void *priv)
 /* Whether a twin has collect stages for frame index. */
 static int has_collect_stages(const FFVmafEngine *e, unsigned index)
 {
-    for (int i = 0; i < e->nb_features; i++) {
-        const FFVmafFeature *f = e->features[i];
-        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->collect_stage &&
-            ff_vmaf_engine_runs_on(e, f, index))
+    for (int i = 0; i < e->nb_features; i++)
+        if (has_stages(e, e->features[i], index))
             return 1;
-    }
     return 0;
 }
 
