@@ -100,6 +100,7 @@ typedef struct VMAFHIPContext {
     int backend;
     int device;
     int64_t gpu_fail_at;
+    int gpu_graphs;
 
     FFVmafEngine *engine;
     FILE *log_file;
@@ -167,6 +168,8 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
     { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
         OFFSET(startup_buffer), AV_OPT_TYPE_INT, { .i64 = 2048 }, 0, INT_MAX / 2, FLAGS },
+    { "gpu_graphs",  "run each feature's GPU work of a frame as one captured graph where the platform has them (CUDA)",
+        OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
     { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
         OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { NULL }
@@ -1119,6 +1122,7 @@ static int config_output(AVFilterLink *outlink)
                                s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
                                                            FF_VMAF_BACKEND_AUTO, s->device);
     ff_vmaf_engine_set_gpu_fail_at(s->engine, s->gpu_fail_at);
+    ff_vmaf_engine_set_gpu_graphs(s->engine, s->gpu_graphs);
     if ((ret = setup_hw_frames(ctx)) < 0)
         return ret;
 

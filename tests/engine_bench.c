@@ -23,7 +23,7 @@
  * frames per second from the first push to the end of the flush.
  *
  *   engine_bench [-s WxH] [-b 8|10] [-n pairs] [-f frames] [-t threads]
- *                [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1]
+ *                [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]
  *
  * Defaults: 1920x1080, 8-bit, 16 pairs, 600 frames, one thread per core,
  * backend auto, the default model (vmaf_v0.6.1) and no extra feature. The
@@ -42,6 +42,10 @@
  * (ff_vmaf_engine_set_gpu_timing()), from its upload to its read-back; a
  * second line gives it per frame, and as a share of the wall time (frames
  * overlap on the lanes; each moment counts once). -T 0: no timing.
+ *
+ * -G 1 (the default): each feature's GPU work of a frame runs as a captured
+ * graph where the platform has them (ff_vmaf_engine_set_gpu_graphs()); a
+ * line says how many did. -G 0: every kernel launched on its own.
  */
 
 #include <dlfcn.h>
@@ -245,7 +249,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     int w = 1920, h = 1080, bpc = 8, nb_pairs = 16, nb_frames = 600, threads = 0;
-    int device_frames = 0, gpu_timing = 1;
+    int device_frames = 0, gpu_timing = 1, gpu_graphs = 1;
     Cuda cuda = { 0 };
     const char *backend = "auto", *features = "", *model = "version=vmaf_v0.6.1";
     enum FFVmafBackend be;
@@ -267,6 +271,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "-m")) model = v;
         else if (!strcmp(o, "-D")) device_frames = atoi(v);
         else if (!strcmp(o, "-T")) gpu_timing = atoi(v);
+        else if (!strcmp(o, "-G")) gpu_graphs = atoi(v);
         else {
             fprintf(stderr, "unknown option %s\n", o);
             return 2;
@@ -274,7 +279,7 @@ int main(int argc, char **argv)
     }
     if (w < 16 || h < 16 || (bpc != 8 && bpc != 10) || nb_pairs < 1 || nb_frames < 1) {
         fprintf(stderr, "usage: %s [-s WxH (16x16 or more)] [-b 8|10] [-n pairs] [-f frames] "
-                "[-t threads] [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1]\n",
+                "[-t threads] [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]\n",
                 argv[0]);
         return 2;
     }
@@ -306,6 +311,7 @@ int main(int argc, char **argv)
             goto fail;
         ff_vmaf_engine_set_backend(e, be, 0);
         ff_vmaf_engine_set_gpu_timing(e, gpu_timing);
+        ff_vmaf_engine_set_gpu_graphs(e, gpu_graphs);
         if (device_frames)
             ff_vmaf_engine_set_cuda_frames(e, cuda.ctx, NULL);
         if ((ret = ff_vmaf_engine_configure(e, &geo, threads, 1)) < 0)
@@ -345,6 +351,12 @@ int main(int argc, char **argv)
                    busy / (t1 - t0) * 100);
         else
             printf("gpu: no GPU time measured%s\n", gpu_timing ? "" : " (-T 0)");
+    }
+    {
+        unsigned graphs, direct;
+        ff_vmaf_engine_gpu_graph_runs(e, &graphs, &direct);
+        printf("graphs: %u of %u feature frames on the GPU ran as captured graphs%s\n", graphs,
+               graphs + direct, gpu_graphs ? "" : " (-G 0)");
     }
     printf("engine: %.1f fps, %.2f fps per CPU-second, mean score %.6f\n",
            nb_frames / (t1 - t0), nb_frames / (c1 - c0), score);

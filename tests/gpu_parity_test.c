@@ -90,6 +90,9 @@ typedef struct Source {
 } Source;
 
 static int nb_passed, nb_failed;
+/* Feature frames that ran as captured graphs, and runs long enough to
+ * capture some on CUDA (a twin's work repeats every FF_VMAF_GPU_SLOTS frames). */
+static unsigned nb_graph_runs, nb_long_cuda_runs;
 
 /* Textured, moving content with a distorted copy: a gradient plus
  * pseudo-random detail, shifted per frame; the copy adds noise. */
@@ -289,8 +292,13 @@ static void check(const char *dir, const Source *src, const char *label, const C
                fail_at >= 0 ? " fallback" : "", diffs, compared, diff);
         nb_failed++;
     } else {
-        printf("PASS %s [%s]%s: %ld values bit-identical; %s\n", label, c->name,
-               fail_at >= 0 ? " (GPU failure simulated at frame 1)" : "", compared, b_gpu);
+        unsigned graphs, direct;
+        ff_vmaf_engine_gpu_graph_runs(gpu, &graphs, &direct);
+        printf("PASS %s [%s]%s: %ld values bit-identical, %u of %u feature frames as graphs; %s\n",
+               label, c->name, fail_at >= 0 ? " (GPU failure simulated at frame 1)" : "",
+               compared, graphs, graphs + direct, b_gpu);
+        nb_graph_runs += graphs;
+        nb_long_cuda_runs += src->frames >= 24 && fail_at < 0 && strstr(b_gpu, "CUDA");
         nb_passed++;
     }
 end:
@@ -310,6 +318,8 @@ int main(int argc, char **argv)
         { NULL,  640,  360, 16, 3 },
         { NULL,  640,  360, 10, 3, 1 },
         { NULL,  640,  360, 12, 3, 1, 1 },
+        /* Long enough for the captured graphs to run most frames. */
+        { NULL,  640,  360,  8, 30 },
     };
     int max_frames = argc > 2 ? atoi(argv[2]) : 48;
     int nb_configs = (int)(sizeof(configs) / sizeof(configs[0]));
@@ -362,6 +372,11 @@ int main(int argc, char **argv)
         for (int c = 0; c < nb_configs; c++)
             if (!c || only)
                 check(argv[1], &generated[i], label, &configs[c], 1);
+    }
+    if (nb_long_cuda_runs && !nb_graph_runs) {
+        printf("FAIL graphs: %u runs of 24 frames or more on CUDA, and no feature frame ran as a "
+               "captured graph\n", nb_long_cuda_runs);
+        nb_failed++;
     }
     printf("%d passed, %d failed\n", nb_passed, nb_failed);
     return nb_failed ? 1 : 0;

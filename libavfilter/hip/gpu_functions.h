@@ -28,6 +28,7 @@
 #define AVFILTER_HIP_GPU_FUNCTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpu_runtime.h"
 
@@ -74,7 +75,59 @@ typedef struct GpuFunctions {
     int (*hip_set_device)(int dev);
     int (*hip_device_name)(char *name, int len, int dev);
     const char *(*hip_error_name)(int err);
+
+    /* Optional (CUDA 12.4 and later; NULL elsewhere): a kernel's parameter
+     * layout, to record launches, and graphs made by stream capture, to
+     * run recorded work again with one call (gpu_graph.c). */
+    int (*func_param_info)(FFGpuFunction f, size_t index, size_t *offset, size_t *size);
+    int (*capture_begin)(FFGpuStream s, int mode);
+    int (*capture_end)(FFGpuStream s, void **graph);
+    int (*graph_instantiate)(void **exec, void *graph, unsigned long long flags);
+    int (*graph_launch)(void *exec, FFGpuStream s);
+    int (*graph_exec_destroy)(void *exec);
+    int (*graph_destroy)(void *graph);
 } GpuFunctions;
+
+/** Kernels whose parameter layouts a GPU remembers (gpu_graph.c). */
+#define FF_GPU_LAYOUTS 512
+#define FF_GPU_MAX_PARAMS 32
+
+typedef struct FFGpuLayout {
+    FFGpuFunction fn;           ///< NULL: a free entry
+    int nb;                     ///< parameters; -1: unknown
+    uint16_t offset[FF_GPU_MAX_PARAMS], size[FF_GPU_MAX_PARAMS];
+} FFGpuLayout;
+
+struct FFGpu {
+    enum FFGpuPlatform platform;
+    void *lib;
+    void *log_ctx;
+    GpuFunctions fn;
+    int device;
+    void *cu_ctx;
+    int borrowed_ctx;           ///< cu_ctx is the caller's (hardware frames'): not released
+    int quiet;                  ///< the warm-up: logs nothing, the real open will
+    char name[256];
+
+    /* Recording (gpu_graph.c): launches and memsets queued on rec_stream
+     * are appended to rec instead of run. */
+    FFGpuWork *rec;
+    FFGpuStream rec_stream;
+    FFGpuLayout *layouts;       ///< FF_GPU_LAYOUTS entries, made at the first recording
+};
+
+/** Log a failed call by name; 0 when err is 0, else AVERROR_EXTERNAL. */
+int ff_gpu_check(const FFGpu *g, int err, const char *call);
+
+/**
+ * Work queued on stream s other than a launch or a memset: the work
+ * recorded on s so far runs first, and the recording ends there (gpu_graph.c).
+ */
+int ff_gpu_record_flush(FFGpu *g, FFGpuStream s);
+/** ff_gpu_launch() and ff_gpu_memset() while recording on s. */
+int ff_gpu_record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
+                         unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args);
+int ff_gpu_record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size);
 
 /**
  * The simulated GPU (VMAF_HIP_SIMULATE_GPU=1 in the environment): memory,

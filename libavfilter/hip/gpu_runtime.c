@@ -31,17 +31,6 @@
 #include "gpu_functions.h"
 #include "gpu_runtime.h"
 
-struct FFGpu {
-    enum FFGpuPlatform platform;
-    void *lib;
-    void *log_ctx;
-    GpuFunctions fn;
-    int device;
-    void *cu_ctx;
-    int borrowed_ctx;           ///< cu_ctx is the caller's (hardware frames'): not released
-    int quiet;                  ///< the warm-up: logs nothing, the real open will
-    char name[256];
-};
 
 typedef struct Symbol {
     size_t offset;
@@ -82,6 +71,17 @@ static const Symbol cuda_symbols[] = {
     SYM(cu_ctx_pop,      "cuCtxPopCurrent_v2"),
     SYM(cu_error_name,   "cuGetErrorName"),
     SYM(cu_ctx_get_device, "cuCtxGetDevice"),
+};
+
+/* Optional: graphs and kernels' parameter layouts (gpu_graph.c). */
+static const Symbol cuda_graph_symbols[] = {
+    SYM(func_param_info,    "cuFuncGetParamInfo"),
+    SYM(capture_begin,      "cuStreamBeginCapture_v2"),
+    SYM(capture_end,        "cuStreamEndCapture"),
+    SYM(graph_instantiate,  "cuGraphInstantiateWithFlags"),
+    SYM(graph_launch,       "cuGraphLaunch"),
+    SYM(graph_exec_destroy, "cuGraphExecDestroy"),
+    SYM(graph_destroy,      "cuGraphDestroy"),
 };
 
 static const Symbol hip_symbols[] = {
@@ -133,7 +133,7 @@ static const char *error_name(const FFGpu *g, int err)
     return name ? name : "unknown error";
 }
 
-static int check(const FFGpu *g, int err, const char *call)
+int ff_gpu_check(const FFGpu *g, int err, const char *call)
 {
     if (!err)
         return 0;
@@ -143,7 +143,7 @@ static int check(const FFGpu *g, int err, const char *call)
     return AVERROR_EXTERNAL;
 }
 
-#define CHECK(g, call, name) check(g, call, name)
+#define CHECK(g, call, name) ff_gpu_check(g, call, name)
 
 static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
 {
@@ -156,6 +156,20 @@ static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
         memcpy((uint8_t *)&g->fn + syms[i].offset, &p, sizeof(p));
     }
     return 0;
+}
+
+/* All of syms or none: a runtime without them still does everything else. */
+static void load_optional(FFGpu *g, const Symbol *syms, int nb)
+{
+    for (int i = 0; i < nb; i++) {
+        void *p = dlsym(g->lib, syms[i].name);
+        if (!p) {
+            for (int k = 0; k < nb; k++)
+                memset((uint8_t *)&g->fn + syms[k].offset, 0, sizeof(p));
+            return;
+        }
+        memcpy((uint8_t *)&g->fn + syms[i].offset, &p, sizeof(p));
+    }
 }
 
 /* The warm-up's state (ff_gpu_warm_up() below). warm_join_lock guards
@@ -206,6 +220,8 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
         ret = load_symbols(g, cuda_symbols, FF_ARRAY_ELEMS(cuda_symbols));
     if (ret < 0)
         return ret;
+    if (platform == FF_GPU_PLATFORM_CUDA)
+        load_optional(g, cuda_graph_symbols, FF_ARRAY_ELEMS(cuda_graph_symbols));
     if (g == &warm_gpu)
         warm_mark(&warm_loaded);
 
@@ -378,6 +394,7 @@ int ff_gpu_open_cuda_context(FFGpu **pg, void *cu_ctx, void *log_ctx)
         av_free(g);
         return AVERROR(ENODEV);
     }
+    load_optional(g, cuda_graph_symbols, FF_ARRAY_ELEMS(cuda_graph_symbols));
     /* The frames' context is live already (the decoder made it): no init,
      * no primary context, and close() leaves it alone. */
     g->cu_ctx       = cu_ctx;
@@ -405,6 +422,7 @@ void ff_gpu_close(FFGpu **pg)
     if (!*pg)
         return;
     close_platform(*pg);
+    av_freep(&(*pg)->layouts);
     av_freep(pg);
 }
 
@@ -528,6 +546,9 @@ int ff_gpu_stream_destroy(FFGpu *g, FFGpuStream *s)
 
 int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s)
 {
+    int ret;
+    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+        return ret;
     return CHECK(g, g->fn.stream_sync(s), "StreamSynchronize");
 }
 
@@ -568,6 +589,9 @@ int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e)
 
 int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s)
 {
+    int ret;
+    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+        return ret;
     return CHECK(g, g->fn.event_record(e, s), "EventRecord");
 }
 
@@ -578,21 +602,32 @@ int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e)
 
 int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e)
 {
+    int ret;
+    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+        return ret;
     return CHECK(g, g->fn.stream_wait_event(s, e, 0), "StreamWaitEvent");
 }
 
 int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s)
 {
+    int ret;
+    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+        return ret;
     return CHECK(g, g->fn.upload(dst, src, size, s), "MemcpyHtoDAsync");
 }
 
 int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream s)
 {
+    int ret;
+    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+        return ret;
     return CHECK(g, g->fn.download(dst, src, size, s), "MemcpyDtoHAsync");
 }
 
 int ff_gpu_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size, FFGpuStream s)
 {
+    if (g->rec && s == g->rec_stream)
+        return ff_gpu_record_memset(g, dst, value, size);
     return CHECK(g, g->fn.memset8(dst, value, size, s), "MemsetD8Async");
 }
 
@@ -600,7 +635,10 @@ int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
                   unsigned gx, unsigned gy, unsigned bx, unsigned by,
                   FFGpuStream s, void **args)
 {
-    int err = g->fn.launch(fn, gx, gy, 1, bx, by, 1, 0, s, args, NULL);
+    int err;
+    if (g->rec && s == g->rec_stream)
+        return ff_gpu_record_launch(g, fn, name, gx, gy, bx, by, args);
+    err = g->fn.launch(fn, gx, gy, 1, bx, by, 1, 0, s, args, NULL);
     if (err) {
         gpu_log(g, AV_LOG_ERROR, "GPU launch of %s (%ux%u blocks of %ux%u) failed: %s (%d).\n",
                name, gx, gy, bx, by, error_name(g, err), err);

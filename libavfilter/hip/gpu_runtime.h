@@ -124,4 +124,55 @@ int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
                   unsigned gx, unsigned gy, unsigned bx, unsigned by,
                   FFGpuStream s, void **args);
 
+/**
+ * Recorded work: the launches and memsets queued on one stream between
+ * ff_gpu_record_begin() and ff_gpu_record_end(), held instead of run, each
+ * launch with a copy of its arguments' bytes. Work recorded twice with the
+ * same operations and the same bytes does the same thing, so it can be
+ * compared with work recorded before, and captured once as a graph that
+ * runs it again with one call (ff_gpu_graph_make()).
+ */
+typedef struct FFGpuOp {
+    FFGpuFunction fn;           ///< the kernel; NULL: a memset
+    const char *name;           ///< for messages; not compared
+    unsigned gx, gy, bx, by;
+    FFGpuPtr dst;               ///< memset: dst, value, size
+    size_t size;
+    int value;
+    unsigned nb_args;           ///< launch: parameters, their bytes at args_offset
+    size_t args_offset, args_size;
+} FFGpuOp;
+
+typedef struct FFGpuWork {
+    FFGpuOp *ops;
+    unsigned nb_ops, ops_allocated;
+    uint8_t *args;              ///< every launch's parameters, each 8-byte aligned
+    size_t args_size, args_allocated;
+    uint64_t hash;              ///< of everything compared
+    int partial;                ///< some of it ran at once (an operation that cannot be held)
+} FFGpuWork;
+
+void ff_gpu_work_free(FFGpuWork *w);
+/** 1 when a and b do the same work. */
+int  ff_gpu_work_equal(const FFGpuWork *a, const FFGpuWork *b);
+int  ff_gpu_work_copy(FFGpuWork *dst, const FFGpuWork *src);
+/** Queue w on s, as it was queued when recorded. */
+int  ff_gpu_work_run(FFGpu *g, const FFGpuWork *w, FFGpuStream s);
+
+/**
+ * 1 when this GPU can record launches and run graphs (CUDA with the
+ * driver's graph and parameter-layout calls), else 0.
+ */
+int  ff_gpu_has_graphs(const FFGpu *g);
+/** Hold the launches and memsets queued on s in w (emptied first). */
+int  ff_gpu_record_begin(FFGpu *g, FFGpuStream s, FFGpuWork *w);
+void ff_gpu_record_end(FFGpu *g);
+
+typedef void *FFGpuGraph;       ///< an executable graph
+/** Capture w's operations as a graph (on a stream of its own). */
+int  ff_gpu_graph_make(FFGpu *g, FFGpuGraph *graph, const FFGpuWork *w);
+/** Run graph on s: the same as ff_gpu_work_run() of the work it was made from. */
+int  ff_gpu_graph_launch(FFGpu *g, FFGpuGraph graph, FFGpuStream s);
+int  ff_gpu_graph_free(FFGpu *g, FFGpuGraph *graph);
+
 #endif /* AVFILTER_HIP_GPU_RUNTIME_H */

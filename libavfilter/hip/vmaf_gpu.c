@@ -79,6 +79,10 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_gpu_event_destroy(g->gpu, &g->src_ready);
         for (int i = 0; i < FF_ARRAY_ELEMS(g->ends); i++)
             ff_gpu_event_destroy(g->gpu, &g->ends[i]);
+        for (int i = 0; i < g->nb_graphs; i++) {
+            ff_gpu_graph_free(g->gpu, &g->graph[i].exec);
+            ff_gpu_work_free(&g->graph[i].work);
+        }
         for (int i = 0; i < g->nb_lanes; i++) {
             ff_gpu_stream_sync(g->gpu, g->lanes[i]);
             ff_gpu_stream_destroy(g->gpu, &g->lanes[i]);
@@ -96,6 +100,7 @@ void ff_vmaf_gpu_free(FFVmafGpu **pg)
         ff_gpu_leave(g->gpu);
     }
     ff_gpu_close(&g->gpu);
+    ff_gpu_work_free(&g->work);
     avpriv_slicethread_free(&g->stagers.threads);
     av_freep(pg);
 }
@@ -577,16 +582,83 @@ int ff_vmaf_gpu_add_lane(FFVmafGpu *g)
     return lane;
 }
 
+int ff_vmaf_gpu_set_graphs(FFVmafGpu *g, int on)
+{
+    g->graphs = on && ff_gpu_has_graphs(g->gpu);
+    return g->graphs;
+}
+
 int ff_vmaf_gpu_lane_begin(FFVmafGpu *g, int lane, unsigned index)
 {
+    int ret;
     g->queue = g->lanes[lane];
-    return ff_gpu_stream_wait_event(g->gpu, g->queue, g->slot[ff_vmaf_gpu_slot(index)].uploaded);
+    ret = ff_gpu_stream_wait_event(g->gpu, g->queue, g->slot[ff_vmaf_gpu_slot(index)].uploaded);
+    if (ret >= 0 && g->graphs)
+        g->recording = ff_gpu_record_begin(g->gpu, g->queue, &g->work) >= 0;
+    return ret;
+}
+
+/* 1 when a work of this hash was recorded before (and remember it). */
+static int seen_before(FFVmafGpu *g, uint64_t hash)
+{
+    unsigned n = FFMIN(g->nb_seen, FF_VMAF_GPU_SEEN);
+    for (unsigned i = 0; i < n; i++)
+        if (g->seen[i] == hash)
+            return 1;
+    g->seen[g->nb_seen++ % FF_VMAF_GPU_SEEN] = hash;
+    return 0;
+}
+
+/* The twin's recorded work of a frame, on s: as a graph when one was
+ * captured from equal work, else as queued (captured when it comes again). */
+static int run_recorded(FFVmafGpu *g, FFGpuStream s)
+{
+    FFGpuWork *w = &g->work;
+    int ret;
+
+    /* Something could not be held: all of it ran as it was queued. */
+    if (w->partial) {
+        g->direct_runs++;
+        return 0;
+    }
+    if (!w->nb_ops)
+        return 0;
+    for (int i = 0; i < g->nb_graphs; i++) {
+        if (ff_gpu_work_equal(&g->graph[i].work, w)) {
+            g->graph_runs++;
+            return ff_gpu_graph_launch(g->gpu, g->graph[i].exec, s);
+        }
+    }
+    g->direct_runs++;
+    if ((ret = ff_gpu_work_run(g->gpu, w, s)) < 0)
+        return ret;
+    if (g->nb_graphs < FF_VMAF_GPU_MAX_GRAPHS && w->nb_ops > 1 && seen_before(g, w->hash)) {
+        FFVmafGpuGraph *gr = &g->graph[g->nb_graphs];
+        if ((ret = ff_gpu_work_copy(&gr->work, w)) >= 0 &&
+            (ret = ff_gpu_graph_make(g->gpu, &gr->exec, w)) >= 0) {
+            g->nb_graphs++;
+            return 0;
+        }
+        ff_gpu_work_free(&gr->work);
+        /* The frames go on without graphs: they were an optimisation. */
+        av_log(g->log_ctx, AV_LOG_WARNING, "Could not capture a GPU graph (%s); the kernels "
+               "are launched one by one from now on.\n", av_err2str(ret));
+        g->graphs = 0;
+    }
+    return 0;
 }
 
 int ff_vmaf_gpu_lane_end(FFVmafGpu *g, int lane)
 {
-    int ret;
+    int ret = 0;
+    if (g->recording) {
+        g->recording = 0;
+        ff_gpu_record_end(g->gpu);
+        ret = run_recorded(g, g->lanes[lane]);
+    }
     g->queue = g->stream;
+    if (ret < 0)
+        return ret;
     if ((ret = ff_gpu_event_record(g->gpu, g->lane_done[lane], g->lanes[lane])) < 0)
         return ret;
     return ff_gpu_stream_wait_event(g->gpu, g->stream, g->lane_done[lane]);

@@ -74,6 +74,16 @@ struct AVSliceThread;
 /** Lanes (streams) for the twins; more twins than this share them. */
 #define FF_VMAF_GPU_MAX_LANES 12
 
+/** Graphs a ring keeps: a twin's work of a frame repeats with the ring's period. */
+#define FF_VMAF_GPU_MAX_GRAPHS 128
+/** Recent works' hashes, to capture only work that comes again. */
+#define FF_VMAF_GPU_SEEN 256
+
+typedef struct FFVmafGpuGraph {
+    FFGpuWork work;             ///< what it was captured from
+    FFGpuGraph exec;
+} FFVmafGpuGraph;
+
 /** Threads of the ring (none: the caller alone) and the jobs they run. */
 typedef struct FFVmafGpuPool {
     struct AVSliceThread *threads;
@@ -156,6 +166,22 @@ typedef struct FFVmafGpu {
     void *bg_priv;
     int bg_quit;
     FFVmafGpuPool bg_pool;
+
+    /*
+     * Captured graphs (ff_vmaf_gpu_set_graphs()): a twin's launches of a
+     * frame are recorded between lane_begin and lane_end; work equal to
+     * work captured before (the same kernels, grids and argument bytes)
+     * runs as that graph, with one call; other work runs as queued, and is
+     * captured when its hash was seen before.
+     */
+    int graphs;
+    int recording;
+    FFVmafGpuGraph graph[FF_VMAF_GPU_MAX_GRAPHS];
+    int nb_graphs;
+    FFGpuWork work;
+    uint64_t seen[FF_VMAF_GPU_SEEN];
+    unsigned nb_seen;
+    unsigned graph_runs, direct_runs; ///< a twin's frame each
 
     FFVmafGpuStaged staged[8];
     int nb_staged;
@@ -267,6 +293,13 @@ int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int 
                           unsigned bx, unsigned by, unsigned max_gy, void **args);
 /** Bytes from one row of plane p to the next in the ring (kernels take it). */
 size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane);
+
+/**
+ * Run each twin's work of a frame as a captured graph where the platform
+ * has them (CUDA), from the next frame on: one call instead of a call per
+ * kernel. Returns 1 when on.
+ */
+int ff_vmaf_gpu_set_graphs(FFVmafGpu *g, int on);
 
 /** Everything for frame index is queued. */
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index);

@@ -96,6 +96,16 @@ void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 /** Measure the GPU time of every frame (ff_vmaf_engine_gpu_busy()); before configure. */
 void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on);
 /**
+ * Run each GPU twin's work of a frame as a captured graph where the
+ * platform has them (on by default); before configure.
+ */
+void ff_vmaf_engine_set_gpu_graphs(FFVmafEngine *e, int on);
+/**
+ * How the GPU twins' frames were queued so far: as captured graphs
+ * (*graphs) or kernel by kernel (*direct), a twin's frame each.
+ */
+void ff_vmaf_engine_gpu_graph_runs(const FFVmafEngine *e, unsigned *graphs, unsigned *direct);
+/**
  * Seconds of GPU time (each frame from its upload to its read-back copy,
  * summed) of the frames read back so far, and their number in *frames;
  * 0 without timing or GPU.

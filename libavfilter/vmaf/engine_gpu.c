@@ -62,6 +62,17 @@ int ff_vmaf_engine_gpu_starting(const FFVmafEngine *e)
     return twins && ff_gpu_warm_up_pending();
 }
 
+void ff_vmaf_engine_set_gpu_graphs(FFVmafEngine *e, int on)
+{
+    e->gpu_graphs = on;
+}
+
+void ff_vmaf_engine_gpu_graph_runs(const FFVmafEngine *e, unsigned *graphs, unsigned *direct)
+{
+    *graphs = e->gpu_graph_runs + (e->gpu ? e->gpu->graph_runs : 0);
+    *direct = e->gpu_direct_runs + (e->gpu ? e->gpu->direct_runs : 0);
+}
+
 void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on)
 {
     e->gpu_timing = on;
@@ -105,6 +116,12 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
                e->gpu_stage_us / n, (e->gpu_queue_us - e->gpu_stage_us) / n, e->gpu_wait_us / n,
                (e->gpu_collect_us - e->gpu_wait_us) / n);
     }
+    if (e->gpu->graph_runs || e->gpu->graphs)
+        av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU graphs: %u of %u twin frames ran as one of %d "
+               "captured graphs.\n", e->gpu->graph_runs,
+               e->gpu->graph_runs + e->gpu->direct_runs, e->gpu->nb_graphs);
+    e->gpu_graph_runs  += e->gpu->graph_runs;
+    e->gpu_direct_runs += e->gpu->direct_runs;
     t0 = av_gettime_relative();
     ff_vmaf_gpu_free(&e->gpu);
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU released in %.1f ms.\n",
@@ -207,6 +224,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 
     if ((ret = enter(e)) < 0)
         goto fail;
+    ff_vmaf_gpu_set_graphs(e->gpu, e->gpu_graphs);
     if (e->gpu_timing && (ret = ff_vmaf_gpu_enable_timing(e->gpu)) < 0) {
         leave(e);
         goto fail;
@@ -338,6 +356,8 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     e->gpu_busy  += gpu->busy;
     e->gpu_timed += gpu->nb_timed;
     e->gpu_stage_us += gpu->stage_us;
+    e->gpu_graph_runs  += gpu->graph_runs;
+    e->gpu_direct_runs += gpu->direct_runs;
     ff_vmaf_gpu_free(&gpu);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)

@@ -65,6 +65,8 @@ struct FFVmafEngine {
     char gpu_name[256];
     int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
     int gpu_timing;             ///< measure the GPU time of each frame
+    int gpu_graphs;             ///< run the twins' work as captured graphs where possible
+    unsigned gpu_graph_runs, gpu_direct_runs; ///< of a ring freed
     double gpu_busy;            ///< of a ring freed by a fall back to the CPU
     unsigned gpu_timed;
     /* The calling thread's time in the GPU path (us), for the verbose log. */
