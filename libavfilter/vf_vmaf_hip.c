@@ -169,7 +169,7 @@ static const AVOption vmaf_hip_options[] = {
     { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
         OFFSET(startup_buffer), AV_OPT_TYPE_INT, { .i64 = 2048 }, 0, INT_MAX / 2, FLAGS },
     { "gpu_graphs",  "run each feature's GPU work of a frame as one captured graph where the platform has them (CUDA)",
-        OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+        OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
         OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { NULL }

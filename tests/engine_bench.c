@@ -43,9 +43,10 @@
  * second line gives it per frame, and as a share of the wall time (frames
  * overlap on the lanes; each moment counts once). -T 0: no timing.
  *
- * -G 1 (the default): each feature's GPU work of a frame runs as a captured
- * graph where the platform has them (ff_vmaf_engine_set_gpu_graphs()); a
- * line says how many did. -G 0: every kernel launched on its own.
+ * -G 1: each feature's GPU work of a frame runs as a captured graph where
+ * the platform has them (ff_vmaf_engine_set_gpu_graphs()); a line says how
+ * many did. -G 0 (the default, as in the engine): every kernel launched on
+ * its own.
  */
 
 #include <dlfcn.h>
@@ -249,7 +250,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     int w = 1920, h = 1080, bpc = 8, nb_pairs = 16, nb_frames = 600, threads = 0;
-    int device_frames = 0, gpu_timing = 1, gpu_graphs = 1;
+    int device_frames = 0, gpu_timing = 1, gpu_graphs = 0;
     Cuda cuda = { 0 };
     const char *backend = "auto", *features = "", *model = "version=vmaf_v0.6.1";
     enum FFVmafBackend be;

@@ -158,6 +158,9 @@ static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Conf
         goto end;
     ff_vmaf_engine_set_backend(e, backend, 0);
     e->gpu_fail_at = fail_at;
+    /* The GPU runs with captured graphs: the runs without them are the
+     * engine's default, which every other GPU test and bench runs. */
+    ff_vmaf_engine_set_gpu_graphs(e, 1);
     if ((ret = ff_vmaf_engine_configure(e, &geo, src->threads ? src->threads : 2, 1)) < 0)
         goto end;
     ff_vmaf_engine_describe_backends(e, backends, size);

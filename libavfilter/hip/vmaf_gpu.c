@@ -634,8 +634,11 @@ static int run_recorded(FFVmafGpu *g, FFGpuStream s)
         return ret;
     if (g->nb_graphs < FF_VMAF_GPU_MAX_GRAPHS && w->nb_ops > 1 && seen_before(g, w->hash)) {
         FFVmafGpuGraph *gr = &g->graph[g->nb_graphs];
-        if ((ret = ff_gpu_work_copy(&gr->work, w)) >= 0 &&
-            (ret = ff_gpu_graph_make(g->gpu, &gr->exec, w)) >= 0) {
+        int64_t t0 = av_gettime_relative();
+        if ((ret = ff_gpu_work_copy(&gr->work, w)) >= 0)
+            ret = ff_gpu_graph_make(g->gpu, &gr->exec, w);
+        g->capture_us += av_gettime_relative() - t0;
+        if (ret >= 0) {
             g->nb_graphs++;
             return 0;
         }

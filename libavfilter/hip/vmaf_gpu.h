@@ -182,6 +182,7 @@ typedef struct FFVmafGpu {
     uint64_t seen[FF_VMAF_GPU_SEEN];
     unsigned nb_seen;
     unsigned graph_runs, direct_runs; ///< a twin's frame each
+    int64_t capture_us;         ///< host time capturing the graphs
 
     FFVmafGpuStaged staged[8];
     int nb_staged;

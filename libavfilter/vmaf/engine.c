@@ -40,7 +40,6 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
     e->log_ctx = log_ctx;
     e->step    = 1;
     e->gpu_fail_at = -1;
-    e->gpu_graphs  = 1;
     e->frame_limit = UINT_MAX;
     if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
         av_free(e);

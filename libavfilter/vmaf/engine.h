@@ -97,7 +97,8 @@ void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 void ff_vmaf_engine_set_gpu_timing(FFVmafEngine *e, int on);
 /**
  * Run each GPU twin's work of a frame as a captured graph where the
- * platform has them (on by default); before configure.
+ * platform has them (off by default: doc/gpu-speed.md says when they pay);
+ * before configure.
  */
 void ff_vmaf_engine_set_gpu_graphs(FFVmafEngine *e, int on);
 /**

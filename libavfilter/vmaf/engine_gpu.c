@@ -118,8 +118,9 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
     }
     if (e->gpu->graph_runs || e->gpu->graphs)
         av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU graphs: %u of %u twin frames ran as one of %d "
-               "captured graphs.\n", e->gpu->graph_runs,
-               e->gpu->graph_runs + e->gpu->direct_runs, e->gpu->nb_graphs);
+               "captured graphs (captured in %.1f ms).\n", e->gpu->graph_runs,
+               e->gpu->graph_runs + e->gpu->direct_runs, e->gpu->nb_graphs,
+               e->gpu->capture_us / 1000.0);
     e->gpu_graph_runs  += e->gpu->graph_runs;
     e->gpu_direct_runs += e->gpu->direct_runs;
     t0 = av_gettime_relative();
