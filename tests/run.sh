@@ -108,6 +108,8 @@ run_unit "$why" gpu_code_test $need
 # The ring's host threads (the background work beside the staging), on the
 # simulated GPU: runs everywhere.
 run_unit "" gpu_ring_test
+# Recorded work and graphs (gpu_graphs=1), on the simulated GPU: runs everywhere.
+run_unit "" gpu_graph_test
 # GPU against CPU, value by value, for every option set of every feature's
 # twin: built always, run when a GPU answers (it exits 77 when none does).
 if build_test gpu_parity_test; then

@@ -65,7 +65,7 @@ static uint64_t hash_op(uint64_t h, const FFGpuOp *op)
 
 int ff_gpu_has_graphs(const FFGpu *g)
 {
-    return g->platform == FF_GPU_PLATFORM_CUDA && g->fn.func_param_info &&
+    return g->platform != FF_GPU_PLATFORM_HIP && g->fn.func_param_info &&
            g->fn.capture_begin && g->fn.capture_end && g->fn.graph_instantiate &&
            g->fn.graph_launch && g->fn.graph_exec_destroy && g->fn.graph_destroy;
 }

@@ -161,7 +161,7 @@ int  ff_gpu_work_run(FFGpu *g, const FFGpuWork *w, FFGpuStream s);
 
 /**
  * 1 when this GPU can record launches and run graphs (CUDA with the
- * driver's graph and parameter-layout calls), else 0.
+ * driver's graph and parameter-layout calls; the simulated GPU), else 0.
  */
 int  ff_gpu_has_graphs(const FFGpu *g);
 /** Hold the launches and memsets queued on s in w (emptied first). */
