@@ -17,6 +17,7 @@
  * Usage: gpu_graph_test
  */
 
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
