@@ -161,15 +161,9 @@ static int load_symbols(FFGpu *g, const Symbol *syms, int nb)
 /* All of syms or none: a runtime without them still does everything else. */
 static void load_optional(FFGpu *g, const Symbol *syms, int nb)
 {
-    for (int i = 0; i < nb; i++) {
-        void *p = dlsym(g->lib, syms[i].name);
-        if (!p) {
-            for (int k = 0; k < nb; k++)
-                memset((uint8_t *)&g->fn + syms[k].offset, 0, sizeof(p));
-            return;
-        }
-        memcpy((uint8_t *)&g->fn + syms[i].offset, &p, sizeof(p));
-    }
+    if (load_symbols(g, syms, nb) < 0)
+        for (int i = 0; i < nb; i++)
+            memset((uint8_t *)&g->fn + syms[i].offset, 0, sizeof(void *));
 }
 
 /* The warm-up's state (ff_gpu_warm_up() below). warm_join_lock guards

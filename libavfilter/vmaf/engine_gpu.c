@@ -100,12 +100,22 @@ int ff_vmaf_engine_uses_gpu(const FFVmafEngine *e)
     return !!e->gpu;
 }
 
+/* The counts of a ring about to be freed, kept for the engine's accounts. */
+static void keep_ring_counts(FFVmafEngine *e, const FFVmafGpu *g)
+{
+    e->gpu_busy        += g->busy;
+    e->gpu_timed       += g->nb_timed;
+    e->gpu_stage_us    += g->stage_us;
+    e->gpu_graph_runs  += g->graph_runs;
+    e->gpu_direct_runs += g->direct_runs;
+}
+
 void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
 {
     int64_t t0;
     if (!e->gpu)
         return;
-    e->gpu_stage_us += e->gpu->stage_us;
+    keep_ring_counts(e, e->gpu);
     if (e->gpu_queued) {
         double n = e->gpu_queued;
         /* Where the caller's thread spends its time per frame: what an
@@ -121,8 +131,6 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
                "captured graphs (captured in %.1f ms).\n", e->gpu->graph_runs,
                e->gpu->graph_runs + e->gpu->direct_runs, e->gpu->nb_graphs,
                e->gpu->capture_us / 1000.0);
-    e->gpu_graph_runs  += e->gpu->graph_runs;
-    e->gpu_direct_runs += e->gpu->direct_runs;
     t0 = av_gettime_relative();
     ff_vmaf_gpu_free(&e->gpu);
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU released in %.1f ms.\n",
@@ -354,11 +362,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     }
     ff_vmaf_collector_set_step(e->fc, step);
     /* Frees the ring (and the host copies) only now. */
-    e->gpu_busy  += gpu->busy;
-    e->gpu_timed += gpu->nb_timed;
-    e->gpu_stage_us += gpu->stage_us;
-    e->gpu_graph_runs  += gpu->graph_runs;
-    e->gpu_direct_runs += gpu->direct_runs;
+    keep_ring_counts(e, gpu);
     ff_vmaf_gpu_free(&gpu);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
