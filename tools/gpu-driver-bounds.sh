@@ -8,7 +8,9 @@
 #   3. N processes starting the driver at once;
 #   4. ffmpeg: a one-frame run with and without vmaf_hip, and 8 processes of
 #      1080p 8-bit VMAF, 600 and 3,000 frames each, with each process's
-#      "GPU ready" time and wall time.
+#      "GPU ready" time and wall time;
+#   5. uploading a frame from its own memory (cuMemHostRegister) against the
+#      staging copy, alone and 8 processes at once (tools/cuda-register-probe.c).
 #
 #   tools/gpu-driver-bounds.sh <ffmpeg> [probe]
 # probe: tools/cuda-driver-probe.c built (cc -O2 -pthread ... -ldl); built
@@ -107,4 +109,15 @@ for loops in 0 4; do
     procs 8 $loops -lavfi vmaf_hip=backend=hip
     procs 8 $loops -lavfi vmaf_hip=backend=hip:startup_buffer=0
 done
+
+echo
+echo "== 5. a frame uploaded from its own memory, against the staging copy"
+R=$dir/register-probe
+cc -O2 -o "$R" "$(dirname "$0")/cuda-register-probe.c" -ldl || exit 1
+echo "alone:"; timeout 60 "$R" 300
+echo "8 at once:"
+pids=()
+for i in $(seq 8); do timeout 120 "$R" 300 > "$dir/r$i.txt" 2>&1 & pids+=($!); done
+wait "${pids[@]}"
+cat "$dir"/r*.txt
 rm -rf "$dir"
