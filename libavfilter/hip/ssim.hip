@@ -43,8 +43,8 @@
 #define SSIM_WIN 11
 #define SSIM_LP  9
 #define SSIM_TX  32                     /* outputs per tile row: one chunk */
-#define SSIM_TY  16                     /* output rows per tile */
-#define SSIM_BY  8                      /* thread rows: two outputs each */
+#define SSIM_TY  32                     /* output rows per tile */
+#define SSIM_BY  8                      /* thread rows: four outputs each */
 #define SSIM_IW  (SSIM_TX + SSIM_WIN - 1)
 #define SSIM_IH  (SSIM_TY + SSIM_WIN - 1)
 #define SSIM_THREADS (SSIM_TX * SSIM_BY)
@@ -150,7 +150,9 @@ __device__ static void ssim_lowpass(float *dst_ref, float *dst_dis,
 }
 
 /*
- * The SSIM core at one scale, a tile of 32 x 16 window positions a block.
+ * The SSIM core at one scale, a tile of 32 x 32 window positions a block:
+ * the taller the tile, the fewer rows its horizontal pass repeats (42 for
+ * 32 rows, 26 for 16), each tap a float-to-double conversion.
  * terms: nb_sums planes of ow x oh doubles (l, c, s, and l c s when
  * nb_sums is 4); approx: per sum, row and tile column, the sum of the
  * tile row's terms (in any order: only a guess is made from it).

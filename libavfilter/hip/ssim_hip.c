@@ -54,7 +54,7 @@ enum {
 
 /* Geometry of the kernels (ssim.hip). */
 #define TILE_X        32
-#define TILE_Y        16
+#define TILE_Y        32
 #define THREADS_Y     8
 #define PREFIX_THREADS 1024
 #define ROWS_THREADS  128
