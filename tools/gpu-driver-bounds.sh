@@ -1,7 +1,7 @@
 #!/bin/bash
 # What the CUDA driver's own start and end cost, and how they bound a short
-# run and several processes on one GPU (doc/gpu-speed.md, "The driver's
-# bounds"):
+# run and several processes on one GPU (doc/gpu-speed.md, "What bounds the
+# goals still open"):
 #   1. one process: cuInit and the primary context, then the process's exit
 #      with the context live, after releasing it, and by _exit();
 #   2. a process that returns from main() while the driver is starting;
@@ -59,7 +59,7 @@ for n in 8 16; do
     pids=()
     s=$(date +%s%N)
     for i in $(seq $n); do
-        ( a=$(date +%s%N); timeout 60 "$P" wait 2> "$dir/c$i.txt"; echo "rc $? wall $(ms_since "$a") ms" >> "$dir/c$i.txt" ) &
+        timeout 60 "$P" wait 2> "$dir/c$i.txt" &
         pids+=($!)
     done
     wait "${pids[@]}"
