@@ -130,6 +130,13 @@ typedef struct VMAFHIPContext {
      * the engine is configured once it is ready: reading goes on meanwhile. */
     int startup_buffer;             ///< MiB of frames held at most (0: wait instead)
     int deferred;                   ///< the engine is not configured yet
+    /* backend=auto with host frames: the stream starts on the CPU, and
+     * after cpu_first ms the GPU starts; pairs are held while it does, then
+     * the features move to it mid-stream (ff_vmaf_engine_start_gpu()). A
+     * shorter run never loads the GPU's runtime. */
+    int cpu_first;                  ///< ms on the CPU first (0: the GPU starts with the filter)
+    int cpu_phase;                  ///< the engine's GPU start is still deferred
+    int gpu_warming;                ///< ... and the GPU is starting
     AVFifo *waiting;                ///< DeferredPair, in order
     size_t waiting_bytes;
 
@@ -168,6 +175,8 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
     { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
         OFFSET(startup_buffer), AV_OPT_TYPE_INT, { .i64 = 2048 }, 0, INT_MAX / 2, FLAGS },
+    { "cpu_first",   "backend=auto: milliseconds of a stream scored on the CPU before the GPU is started, so that shorter runs never load its runtime (0: start it with the filter)",
+        OFFSET(cpu_first),   AV_OPT_TYPE_INT, { .i64 = 100 }, 0, INT_MAX / 1000, FLAGS },
     { "gpu_graphs",  "run each feature's GPU work of a frame as one captured graph where the platform has them (CUDA)",
         OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
@@ -717,11 +726,68 @@ static int configure_engine(AVFilterContext *ctx)
     av_log(ctx, AV_LOG_INFO, "backend=%s: %s%s; %d CPU thread%s.\n",
            s->backend == BACKEND_HIP ? "hip" : s->backend == BACKEND_CPU ? "cpu" : "auto",
            backends,
+           s->cpu_phase ? ", and on a GPU if the stream runs past cpu_first and one answers" :
            s->backend == BACKEND_AUTO && !ff_vmaf_engine_uses_gpu(s->engine) ?
            " (no GPU answered)" : "",
            ff_vmaf_engine_nb_threads(s->engine),
            ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
     return 0;
+}
+
+/* The stream ran cpu_first ms on the CPU and the GPU has started (or must
+ * be waited for now): the features with a GPU kernel move to it from the
+ * next pair on, or stay on the CPU if no GPU answers. */
+static int move_to_gpu(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    unsigned first = ff_vmaf_engine_nb_pushed(s->engine);
+    char backends[1024];
+    int ret;
+
+    if (s->gpu_warming)
+        av_log(ctx, AV_LOG_VERBOSE, "%u frame pairs (%.1f MiB) were held while the GPU "
+               "started.\n", (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
+    s->cpu_phase = s->gpu_warming = 0;
+    if ((ret = ff_vmaf_engine_start_gpu(s->engine)) < 0)
+        return ret;
+    if (!ff_vmaf_engine_uses_gpu(s->engine)) {
+        av_log(ctx, AV_LOG_VERBOSE, "No GPU answered; the stream stays on the CPU.\n");
+        return 0;
+    }
+    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
+    av_log(ctx, AV_LOG_INFO, "From frame %u on: %s; %d CPU thread%s.\n", first, backends,
+           ff_vmaf_engine_nb_threads(s->engine),
+           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
+    return 0;
+}
+
+/* While the stream is on the CPU first: start the GPU once the stream has
+ * run cpu_first ms, and move to it once it has started. */
+static int advance_cpu_phase(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+
+    if (!s->cpu_phase)
+        return 0;
+    if (!s->gpu_warming && s->start_time &&
+        av_gettime_relative() - s->start_time >= s->cpu_first * INT64_C(1000)) {
+        av_log(ctx, AV_LOG_VERBOSE, "The stream has run %d ms: starting the GPU; frame pairs "
+               "are held until it is ready.\n", s->cpu_first);
+        ff_vmaf_engine_warm_up_gpu(s->device);
+        s->gpu_warming = 1;
+    }
+    if (s->gpu_warming && !ff_vmaf_engine_gpu_starting(s->engine))
+        return move_to_gpu(ctx);
+    return 0;
+}
+
+/* Whether a new pair must join those held: the engine is not configured
+ * yet, the GPU is starting, pairs are held already (order), or, on the CPU
+ * first, every frame slot is in use (the inputs are not stalled for it). */
+static int must_hold(VMAFHIPContext *s)
+{
+    return s->deferred || s->gpu_warming || av_fifo_can_read(s->waiting) ||
+           (s->cpu_phase && ff_vmaf_engine_push_would_wait(s->engine));
 }
 
 /* The GPU has started, or must be waited for now: configure the engine.
@@ -753,13 +819,16 @@ static int replay_held(AVFilterContext *ctx)
     return ret;
 }
 
-/* Every pair held, now (before anything else is scored or passed). */
+/* Every pair held, now (before anything else is scored or passed). On the
+ * CPU first, they are scored there, and on the GPU from when it is ready
+ * if the stream has run long enough to start it. */
 static int release_held(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     int ret = end_deferral(ctx);
     while (ret >= 0 && av_fifo_can_read(s->waiting))
-        ret = replay_held(ctx);
+        if ((ret = advance_cpu_phase(ctx)) >= 0)
+            ret = replay_held(ctx);
     return ret;
 }
 
@@ -805,7 +874,15 @@ static int do_vmaf(FFFrameSync *fs)
         av_frame_free(&dist);
         return ret;
     }
-    if (s->deferred || av_fifo_can_read(s->waiting)) {
+    if (s->cpu_phase) {
+        if (ref)
+            start_clock(s);
+        if ((ret = advance_cpu_phase(ctx)) < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+    }
+    if (must_hold(s)) {
         /* Pairs only: anything else (a reference not yet started, or
          * ended) comes after the pairs held, and waits for the GPU. */
         start_clock(s);
@@ -814,10 +891,18 @@ static int do_vmaf(FFFrameSync *fs)
                 av_frame_free(&dist);
                 return ret;
             }
-            /* Once the GPU is ready, a few held pairs are scored for each
-             * new one: fast enough to catch up, and the frames go out
-             * little by little, so that an output that ends early
-             * (-frames:v) stops the scoring about where it ends. */
+            /* On the CPU first, held pairs go to it as its frame slots
+             * free up, without waiting. Once the GPU is ready, a few held
+             * pairs are scored for each new one: fast enough to catch up,
+             * and the frames go out little by little, so that an output
+             * that ends early (-frames:v) stops the scoring about where it
+             * ends. */
+            if (s->cpu_phase) {
+                while (!s->gpu_warming && ret >= 0 && av_fifo_can_read(s->waiting) &&
+                       !ff_vmaf_engine_push_would_wait(s->engine))
+                    ret = replay_held(ctx);
+                return ret;
+            }
             for (int i = 0; i < REPLAY_PER_PAIR && !s->deferred && ret >= 0 &&
                             av_fifo_can_read(s->waiting); i++)
                 ret = replay_held(ctx);
@@ -965,8 +1050,9 @@ static av_cold int init(AVFilterContext *ctx)
     if (!s->pending || !s->waiting || !s->host[0] || !s->host[1])
         return AVERROR(ENOMEM);
     /* The options hold: the GPU opens while ffmpeg opens the inputs and
-     * decodes their first frames. */
-    if (s->backend != BACKEND_CPU)
+     * decodes their first frames; with backend=auto, once the stream has
+     * run cpu_first ms. */
+    if (s->backend == BACKEND_HIP || (s->backend == BACKEND_AUTO && !s->cpu_first))
         ff_vmaf_engine_warm_up_gpu(s->device);
     return 0;
 }
@@ -1130,9 +1216,15 @@ static int config_output(AVFilterLink *outlink)
     describe_link(r, sizeof(r), ctx->inputs[1]);
     av_log(ctx, AV_LOG_INFO, "main (input 0) = distorted: %s; reference (input 1) = reference: %s.\n",
            d, r);
+    /* backend=auto: the CPU first, the GPU once the stream proves long
+     * (hardware frames: their GPU is open already). */
+    if (s->backend == BACKEND_AUTO && s->cpu_first) {
+        ff_vmaf_engine_defer_gpu(s->engine);
+        s->cpu_phase = ff_vmaf_engine_gpu_deferred(s->engine);
+    }
     /* The GPU's runtime and context take a few hundred milliseconds to
      * start: rather than stall the inputs, hold the first pairs. */
-    if (s->startup_buffer && ff_vmaf_engine_gpu_starting(s->engine)) {
+    if (!s->cpu_phase && s->startup_buffer && ff_vmaf_engine_gpu_starting(s->engine)) {
         av_log(ctx, AV_LOG_VERBOSE, "The GPU is still starting: up to %d MiB of frames are held "
                "until it is ready.\n", s->startup_buffer);
         s->deferred = 1;

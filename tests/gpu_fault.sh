@@ -17,7 +17,7 @@ fault_run() { # name env options
     grep -v '"fps"\|"backends"' "$fault/$1.json" > "$fault/$1.cmp" 2>/dev/null
 }
 fault_run cpu "" backend=cpu
-fault_run auto VMAF_HIP_SIMULATE_GPU=1 backend=auto
+fault_run auto VMAF_HIP_SIMULATE_GPU=1 backend=auto:cpu_first=0
 fault_run hip VMAF_HIP_SIMULATE_GPU=1 backend=hip
 if [ "$(cat "$fault/auto.rc")" = 0 ] &&
    grep -q "The GPU failed; finishing the stream on the CPU from frame 0" "$fault/auto.log" &&

@@ -20,6 +20,7 @@
 
 #include "libavutil/error.h"
 #include "libavutil/log.h"
+#include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
 #include "libavfilter/vmaf/engine.h"
@@ -135,8 +136,14 @@ static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc
     pic->bpc = bpc;
 }
 
+/*
+ * The engine over the source. fail_at >= 0: the GPU fails there; start_at
+ * > 0: the frames before it are scored on the CPU, and the GPU takes over
+ * there, mid-stream (ff_vmaf_engine_start_gpu()).
+ */
 static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Config *c,
-               enum FFVmafBackend backend, int64_t fail_at, char *backends, size_t size)
+               enum FFVmafBackend backend, int64_t fail_at, int start_at,
+               char *backends, size_t size)
 {
     FFVmafGeometry geo = { src->w, src->h, src->bpc, 1, 1 };
     uint8_t *planes[2][3] = { { 0 } };
@@ -161,11 +168,23 @@ static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Conf
     /* The GPU runs with captured graphs: the runs without them are the
      * engine's default, which every other GPU test and bench runs. */
     ff_vmaf_engine_set_gpu_graphs(e, 1);
+    if (start_at > 0)
+        ff_vmaf_engine_defer_gpu(e);
     if ((ret = ff_vmaf_engine_configure(e, &geo, src->threads ? src->threads : 2, 1)) < 0)
         goto end;
     ff_vmaf_engine_describe_backends(e, backends, size);
     for (int n = 0; n < src->frames; n++) {
         FFVmafPicture ref, dis;
+        if (start_at > 0 && n == start_at) {
+            if ((ret = ff_vmaf_engine_start_gpu(e)) < 0)
+                goto end;
+            /* Not a run on the CPU alone, which would match trivially. */
+            if (!ff_vmaf_engine_uses_gpu(e)) {
+                ret = AVERROR(ENODEV);
+                goto end;
+            }
+            ff_vmaf_engine_describe_backends(e, backends, size);
+        }
         if (src->clip) {
             if ((ret = clip_load_frame(&ref, planes[0], src->clip, path[0], n)) < 0 ||
                 (ret = clip_load_frame(&dis, planes[1], src->clip, path[1], n)) < 0)
@@ -257,8 +276,9 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
 }
 
 static void check(const char *dir, const Source *src, const char *label, const Config *c,
-                  int64_t fail_at)
+                  int64_t fail_at, int start_at)
 {
+    char mode[64] = "";
     FFVmafEngine *cpu = NULL, *gpu = NULL;
     char b_cpu[1024] = "", b_gpu[1024] = "", diff[512] = "";
     long compared = 0;
@@ -276,29 +296,34 @@ static void check(const char *dir, const Source *src, const char *label, const C
         }
         fclose(f);
     }
-    if ((ret = run(&cpu, dir, src, c, FF_VMAF_BACKEND_CPU, -1, b_cpu, sizeof(b_cpu))) < 0) {
+    if (fail_at >= 0)
+        snprintf(mode, sizeof(mode), " fallback");
+    else if (start_at > 0)
+        snprintf(mode, sizeof(mode), " GPU from frame %d", start_at);
+    if ((ret = run(&cpu, dir, src, c, FF_VMAF_BACKEND_CPU, -1, 0, b_cpu, sizeof(b_cpu))) < 0) {
         /* cambi and speed_chroma refuse small frames: nothing to compare. */
         printf("SKIP %s [%s]: the CPU refuses it too: %s\n", label, c->name, av_err2str(ret));
         goto end;
     }
-    if (/* A failure is only survived with backend=auto. */
-        (ret = run(&gpu, dir, src, c, fail_at >= 0 ? FF_VMAF_BACKEND_AUTO : FF_VMAF_BACKEND_GPU,
-                   fail_at, b_gpu, sizeof(b_gpu))) < 0) {
-        printf("FAIL %s [%s]%s: %s\n", label, c->name, fail_at >= 0 ? " fallback" : "",
-               av_err2str(ret));
+    if (/* A failure is only survived, and the GPU only started late, with
+         * backend=auto. */
+        (ret = run(&gpu, dir, src, c,
+                   fail_at >= 0 || start_at > 0 ? FF_VMAF_BACKEND_AUTO : FF_VMAF_BACKEND_GPU,
+                   fail_at, start_at, b_gpu, sizeof(b_gpu))) < 0) {
+        printf("FAIL %s [%s]%s: %s\n", label, c->name, mode, av_err2str(ret));
         nb_failed++;
         goto end;
     }
     diffs = compare(cpu, gpu, src->frames, c, &compared, diff, sizeof(diff));
     if (diffs || !compared) {
         printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
-               fail_at >= 0 ? " fallback" : "", diffs, compared, diff);
+               mode, diffs, compared, diff);
         nb_failed++;
     } else {
         unsigned graphs, direct;
         ff_vmaf_engine_gpu_graph_runs(gpu, &graphs, &direct);
         printf("PASS %s [%s]%s: %ld values bit-identical, %u of %u feature frames as graphs; %s\n",
-               label, c->name, fail_at >= 0 ? " (GPU failure simulated at frame 1)" : "",
+               label, c->name, fail_at >= 0 ? " (GPU failure simulated at frame 1)" : mode,
                compared, graphs, graphs + direct, b_gpu);
         nb_graph_runs += graphs;
         nb_long_cuda_runs += src->frames >= 24 && fail_at < 0 && strstr(b_gpu, "CUDA");
@@ -361,7 +386,10 @@ int main(int argc, char **argv)
             continue;
         fclose(f);
         for (int c = 0; c < nb_configs; c++)
-            check(argv[1], &src, p->name, &configs[c], -1);
+            check(argv[1], &src, p->name, &configs[c], -1, 0);
+        /* The GPU started mid-stream, after a third of the frames. */
+        for (int c = 0; c < nb_configs; c++)
+            check(argv[1], &src, p->name, &configs[c], -1, FFMAX(src.frames / 3, 1));
     }
     for (int i = 0; i < (int)(sizeof(generated) / sizeof(generated[0])); i++) {
         char label[96];
@@ -370,11 +398,14 @@ int main(int argc, char **argv)
                  generated[i].over ? "_out_of_range" : "",
                  generated[i].threads == 1 ? "_1thread" : "");
         for (int c = 0; c < nb_configs; c++)
-            check(argv[1], &generated[i], label, &configs[c], -1);
+            check(argv[1], &generated[i], label, &configs[c], -1, 0);
         /* A GPU failure at frame 1 must leave every value unchanged. */
         for (int c = 0; c < nb_configs; c++)
             if (!c || only)
-                check(argv[1], &generated[i], label, &configs[c], 1);
+                check(argv[1], &generated[i], label, &configs[c], 1, 0);
+        /* So must a GPU started mid-stream (up to 1080p: the time). */
+        for (int c = 0; c < nb_configs && generated[i].w * generated[i].h <= 1920 * 1080; c++)
+            check(argv[1], &generated[i], label, &configs[c], -1, FFMAX(generated[i].frames / 3, 1));
     }
     if (nb_long_cuda_runs && !nb_graph_runs) {
         printf("FAIL graphs: %u runs of 24 frames or more on CUDA, and no feature frame ran as a "

@@ -215,7 +215,7 @@ expect_error "unwritable log_path" "Cannot open log_path '/nonexistent-dir/vmaf.
 expect_error "backend=hip without a GPU" "backend=hip: no usable GPU" \
     -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=hip"
 if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
-       -lavfi "[0:v][1:v]vmaf_hip" -f null - > "$build/auto.log" 2>&1 &&
+       -lavfi "[0:v][1:v]vmaf_hip=cpu_first=0" -f null - > "$build/auto.log" 2>&1 &&
    grep -q "backend=auto: adm, motion, vif on the CPU (no GPU answered)" "$build/auto.log" &&
    grep -q "VMAF score: " "$build/auto.log"; then
     pass "backend=auto falls back to the CPU and says so"

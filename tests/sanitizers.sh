@@ -154,7 +154,7 @@ EOF_MAKEFILE
                 --suppressions="$top/tests/valgrind.supp" \
                 "$ffmpeg" -hide_banner -nostdin -nostats \
                 -f lavfi -i testsrc2=size=160x90:rate=25 -f lavfi -i testsrc2=size=160x90:rate=25 \
-                -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=backend=$san_backend:feature=name=psnr" \
+                -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=backend=$san_backend:cpu_first=0:feature=name=psnr" \
                 -frames:v 3 -f null - > "$san_dir/valgrind-$san_backend.log" 2>&1
             san_rc=$?
             if [ $san_rc -eq 0 ] && grep -q 'VMAF score: ' "$san_dir/valgrind-$san_backend.log"; then

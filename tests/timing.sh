@@ -108,14 +108,14 @@ slow_gpu() { VMAF_HIP_SIMULATE_GPU=1 VMAF_HIP_SIMULATE_START_MS=${START_MS:-300}
 t_ffmpeg slow_cpu -f lavfi -i "$slow" -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=backend=cpu:log_fmt=json:log_path=$timing/slow_cpu.json"
 slow_gpu slow_end -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
-    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_end.json"
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:log_fmt=json:log_path=$timing/slow_end.json"
 slow_gpu slow_on -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
-    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_on.json"
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:log_fmt=json:log_path=$timing/slow_on.json"
 slow_gpu slow_cut -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
-    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/slow_cut.json,metadata=mode=print:file=$timing/slow_cut.meta" \
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:log_fmt=json:log_path=$timing/slow_cut.json,metadata=mode=print:file=$timing/slow_cut.meta" \
     -frames:v 120
 slow_gpu slow_wait -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
-    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=startup_buffer=0:log_fmt=json:log_path=$timing/slow_wait.json"
+    -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:startup_buffer=0:log_fmt=json:log_path=$timing/slow_wait.json"
 held() { sed -n 's/.* \([0-9][0-9]*\) frame pairs .* were held while the GPU started.*/\1/p' "$timing/$1.log"; }
 echo "slow GPU: held $(held slow_end) (input ended), $(held slow_on) (input went on), $(held slow_cut) (output cut)" \
     > "$timing/slow.txt"
@@ -141,4 +141,52 @@ then
 else
     fail "timing: pairs read while the GPU starts ($(cat "$timing/slow.txt"))"
     grep -h -i "held\|error\|fail" "$timing"/slow_*.log | head -5
+fi
+
+# backend=auto scores on the CPU first and starts the GPU only once the
+# stream has run cpu_first ms (simulated here: 300 ms to start, then its
+# kernels fail and the CPU takes over again). A run shorter than that never
+# opens it; a longer one holds the pairs read while it starts and moves to
+# it mid-stream, the temporal features (motion's five-frame window, SpEED's
+# previous frame, PSNR's sums) going on from the CPU's state. Every value is
+# the CPU run's.
+cf="testsrc2=size=320x180:rate=25:duration=4"
+cf_graph() { # options name
+    printf '%s\n' "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=$1:feature=name=psnr|name=speed_temporal|name=motion\\\\:motion_five_frame_window=1:log_fmt=json:log_path=$timing/$2.json"
+}
+t_ffmpeg cf_cpu -f lavfi -i "$cf" -f lavfi -i "$cf" -lavfi "$(cf_graph backend=cpu cf_cpu)"
+slow_gpu cf_one -v verbose -f lavfi -i "$cf" -f lavfi -i "$cf" \
+    -lavfi "$(cf_graph cpu_first=5000 cf_one)" -frames:v 1
+for t in 1 3; do
+    slow_gpu cf_long$t -v verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
+        -lavfi "$(cf_graph cpu_first=100:n_threads=$t cf_long$t)"
+done
+moved() { sed -n 's/.*From frame \([0-9][0-9]*\) on: .* on the GPU.*/\1/p' "$timing/$1.log"; }
+cf_held() { sed -n 's/.* \([0-9][0-9]*\) frame pairs .* were held while the GPU started.*/\1/p' "$timing/$1.log"; }
+cf_moved() { # name: moved mid-stream after holding pairs, and back after the simulated failure
+    [ "$(moved $1)" -ge 1 ] 2>/dev/null && [ "$(cf_held $1)" -ge 1 ] 2>/dev/null &&
+    t_says $1 "The GPU failed; finishing the stream on the CPU from frame $(moved $1)\."
+}
+echo "one frame: $(grep -c 'simulated GPU' "$timing/cf_one.log") GPU opened; 1 thread: moved at frame" \
+     "$(moved cf_long1), $(cf_held cf_long1) pairs held; 3 threads: at $(moved cf_long3)," \
+     "$(cf_held cf_long3) held" > "$timing/cf.txt"
+if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 &&
+   ! grep -q "simulated GPU\|starting the GPU" "$timing/cf_one.log" &&
+   cf_moved cf_long1 && cf_moved cf_long3 &&
+   python3 - "$timing"/cf_cpu.json "$timing"/cf_one.json "$timing"/cf_long1.json \
+             "$timing"/cf_long3.json <<'EOF_PY'
+import json, sys
+cpu, one, long1, long3 = (json.load(open(f)) for f in sys.argv[1:5])
+assert len(cpu['frames']) == 100
+# The frames that left the filter before the output ended, as always.
+assert 1 <= len(one['frames']) < 100 and one['frames'] == cpu['frames'][:len(one['frames'])]
+for run in (long1, long3):
+    assert run['frames'] == cpu['frames']
+    assert run['pooled_metrics'] == cpu['pooled_metrics']
+EOF_PY
+then
+    pass "timing: backend=auto scores on the CPU first, never opens the GPU for a short run, and moves to it mid-stream with the CPU's values ($(cat "$timing/cf.txt"))"
+else
+    fail "timing: the CPU first, then the GPU mid-stream ($(cat "$timing/cf.txt"))"
+    grep -h -i "from frame\|held\|error\|fail" "$timing"/cf_*.log | head -6
 fi

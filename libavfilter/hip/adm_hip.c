@@ -121,14 +121,9 @@ static int adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     ADMHipContext *s = f->priv;
     int ret;
 
-    if ((ret = ff_vmaf_adm_init(f, geo)) < 0)
-        return ret;
     if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_adm, adm_kernels, s->fn)) < 0 ||
-        (ret = adm_hip_alloc(f)) < 0) {
-        /* The engine may run the CPU init next; the GPU side is the ring's. */
-        ff_vmaf_adm_close(f);
+        (ret = adm_hip_alloc(f)) < 0)
         return ret;
-    }
     s->sums = ff_vmaf_gpu_reserve(f->gpu, FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
     return 0;
 }

@@ -196,16 +196,7 @@ static int setup(FFVmafFeature *f)
 
 static int cambi_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    int ret;
-
-    if ((ret = ff_vmaf_cambi_init(f, geo)) < 0)
-        return ret;
-    if ((ret = setup(f)) < 0) {
-        /* The CPU extractor's init runs again when this one stays on the CPU. */
-        ff_vmaf_cambi_close(f);
-        return ret;
-    }
-    return 0;
+    return setup(f);
 }
 
 static int launch(FFVmafGpu *g, FFGpuFunction fn, const char *name, unsigned gx, unsigned gy,

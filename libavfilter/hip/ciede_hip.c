@@ -55,8 +55,6 @@ static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     FFGpuFunction fns[3];
     int ret;
 
-    if ((ret = ff_vmaf_ciede_init(f, geo)) < 0)
-        return ret;
     /* At odd sizes the CPU reads the chroma column/row past the rounded-down
      * plane from the frame; the ring holds the rounded-down planes only. */
     if ((geo->ss_x && (geo->width & 1)) || (geo->ss_y && (geo->height & 1)))

@@ -199,18 +199,12 @@ static int float_adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* Other p-norms take powf of every sample. */
     if (s->cpu.p_norm != 3.0)
         return AVERROR(ENOSYS);
-    if ((ret = ff_vmaf_float_adm_init(f, geo)) < 0)
-        return ret;
-
     s->rcp = 0;
     if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_adm, float_adm_kernels,
                                      s->fn)) < 0 ||
         (ret = alloc_buffers(f, s->cpu.w, s->cpu.h)) < 0 ||
-        (ff_vmaf_float_rcp_is_estimate() && (ret = upload_rcp_table(f)) < 0)) {
-        /* The CPU extractor's init runs again when this one fails. */
-        ff_vmaf_float_adm_close(f);
+        (ff_vmaf_float_rcp_is_estimate() && (ret = upload_rcp_table(f)) < 0))
         return ret;
-    }
     s->parts = ff_vmaf_gpu_reserve(g, (size_t)s->nb_rows * sizeof(float));
     return 0;
 }

@@ -92,8 +92,7 @@ static int float_psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     FFVmafGpu *g = f->gpu;
     int ret;
 
-    if ((ret = ff_vmaf_float_psnr_init(f, geo)) < 0 ||
-        (ret = integer_sums_exact(g, "float_psnr", f->log_ctx)) < 0 ||
+    if ((ret = integer_sums_exact(g, "float_psnr", f->log_ctx)) < 0 ||
         (ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_simple, psnr_kernels, s->sse)) < 0)
         return ret;
     s->unit = ldexp(1.0, 2 * g->geo.bpc - 16);
@@ -156,8 +155,7 @@ static int float_moment_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     FFVmafGpu *g = f->gpu;
     int ret;
 
-    if ((ret = ff_vmaf_float_moment_init(f, geo)) < 0 ||
-        (ret = integer_sums_exact(g, "float_moment", f->log_ctx)) < 0 ||
+    if ((ret = integer_sums_exact(g, "float_moment", f->log_ctx)) < 0 ||
         (ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_simple, moment_kernels,
                                      s->sums)) < 0)
         return ret;
@@ -227,8 +225,7 @@ static int float_ansnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     int ret;
 
     /* The device reads the CPU context's own coefficients. */
-    if ((ret = ff_vmaf_float_ansnr_init(f, geo)) < 0 ||
-        (ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_simple, ansnr_kernels,
+    if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_simple, ansnr_kernels,
                                      s->rows)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &s->kr, s->cpu.ref_kernel, sizeof(s->cpu.ref_kernel))) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &s->kd, s->cpu.dis_kernel, sizeof(s->cpu.dis_kernel))) < 0)
@@ -305,21 +302,14 @@ static int float_motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* Nothing to compute: the CPU extractor writes zeros. */
     if (s->cpu.force_zero)
         return AVERROR(ENOSYS);
-    /* The CPU state too (options checked there): it takes over if the GPU fails. */
-    if ((ret = ff_vmaf_float_motion_init(f, geo)) < 0)
-        return ret;
-    /* Frame i's motion is read back one push late. */
-    f->frame_delay += 1;
     if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_simple, motion_kernels,
                                      s->rows)) < 0 ||
         (s->cpu.taps &&
          (ret = ff_vmaf_gpu_constants(g, &s->taps, s->cpu.taps,
                                       s->cpu.filter_size * sizeof(*s->cpu.taps))) < 0) ||
         (ret = ff_vmaf_gpu_buffer(g, &s->blur[0], plane)) < 0 ||
-        (ret = ff_vmaf_gpu_buffer(g, &s->blur[1], plane)) < 0) {
-        ff_vmaf_float_motion_close(f);
+        (ret = ff_vmaf_gpu_buffer(g, &s->blur[1], plane)) < 0)
         return ret;
-    }
     s->sums = ff_vmaf_gpu_reserve(g, (size_t)g->h[0] * sizeof(float));
     return 0;
 }
@@ -371,11 +361,20 @@ static int float_motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares frame first with its own blur of the
-     * previous reference: make it from the ring's host copy. */
-    if (first > 0)
+     * previous reference: make it from the ring's host copy (a ring that
+     * does not hold it was made after the CPU extractor blurred it). */
+    if (first > 0 && ff_vmaf_gpu_holds(g, first - 1))
         ff_vmaf_float_motion_blur(&s->cpu, first - 1, ff_vmaf_gpu_host_plane(g, first - 1, 0, 0),
                                   ff_vmaf_gpu_pitch(g, 0), g->geo.bpc);
     return 0;
+}
+
+/* The ring was made mid-stream: blur frame first - 1 into the buffer that
+ * frame first compares with. Its difference with the other buffer (which
+ * holds nothing yet) goes to frame first - 1's results, never read. */
+static int float_motion_hip_from_cpu(FFVmafFeature *f, unsigned first)
+{
+    return float_motion_hip_extract(f, NULL, NULL, first - 1, NULL);
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_motion;
@@ -394,5 +393,6 @@ const FFVmafExtractor ff_vmaf_extractor_float_motion_hip = {
     .close       = ff_vmaf_float_motion_close,
     .collect     = float_motion_hip_collect,
     .to_cpu      = float_motion_hip_to_cpu,
+    .from_cpu    = float_motion_hip_from_cpu,
     .cpu         = &ff_vmaf_extractor_float_motion,
 };

@@ -122,17 +122,11 @@ static int float_vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 
     if (fabs(s->cpu.prescale - 1.0) >= 1e-3)
         return AVERROR(ENOSYS);
-    if ((ret = ff_vmaf_float_vif_init(f, geo)) < 0)
-        return ret;
-
     if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_float_vif, float_vif_kernels,
                                      s->fn)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &s->taps, s->cpu.taps, sizeof(s->cpu.taps))) < 0 ||
-        (ret = alloc_buffers(f, s->cpu.w, s->cpu.h)) < 0) {
-        /* The CPU extractor's init runs again when this one fails. */
-        ff_vmaf_float_vif_close(f);
+        (ret = alloc_buffers(f, s->cpu.w, s->cpu.h)) < 0)
         return ret;
-    }
     s->nb_rows = 0;
     for (int k = s->cpu.skip_scale0 ? 1 : 0; k < SCALES; k++)
         s->nb_rows += s->cpu.h >> k;

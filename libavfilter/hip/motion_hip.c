@@ -55,18 +55,11 @@ static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     /* Nothing to compute: the CPU extractor writes zeros. */
     if (s->cpu.force_zero)
         return AVERROR(ENOSYS);
-    /* The CPU state too: it takes over if the GPU fails. */
-    if ((ret = ff_vmaf_motion_init(f, geo)) < 0)
-        return ret;
     /* The ring keeps the planes it reads for that long only. */
     av_assert0(s->cpu.stride <= FF_VMAF_GPU_LOOKBACK);
     if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_motion, motion_kernels,
-                                     s->sad)) < 0) {
-        /* The engine may run the CPU init next; the GPU side is the ring's. */
-        ff_vmaf_motion_close(f);
+                                     s->sad)) < 0)
         return ret;
-    }
-    f->frame_delay += 1;
     s->sum = ff_vmaf_gpu_reserve(f->gpu, sizeof(uint64_t));
     return 0;
 }
@@ -110,11 +103,13 @@ static int motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares with its own copies of the previous
-     * references: take them from the ring's host copies. The GPU side has
-     * no state across frames (it reads both references from the ring),
-     * and its resources belong to the ring. */
+     * references: take them from the ring's host copies (a ring that does
+     * not hold them was made after the CPU extractor saw them). The GPU
+     * side has no state across frames (it reads both references from the
+     * ring), and its resources belong to the ring. */
     for (unsigned k = first > (unsigned)s->cpu.stride ? first - s->cpu.stride : 0; k < first; k++)
-        ff_vmaf_motion_keep_ref(&s->cpu, k, ff_vmaf_gpu_host_plane(g, k, 0, 0),
+        if (ff_vmaf_gpu_holds(g, k))
+            ff_vmaf_motion_keep_ref(&s->cpu, k, ff_vmaf_gpu_host_plane(g, k, 0, 0),
                                 (ptrdiff_t)g->w[0] * g->bytes);
     return 0;
 }

@@ -45,8 +45,7 @@ static int psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     PSNRHipContext *s = f->priv;
     int ret;
 
-    if ((ret = ff_vmaf_psnr_init(f, geo)) < 0 ||
-        (ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_psnr, psnr_kernels, s->sse)) < 0)
+    if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_psnr, psnr_kernels, s->sse)) < 0)
         return ret;
     s->sums = ff_vmaf_gpu_reserve(f->gpu, 3 * sizeof(uint64_t));
     return 0;

@@ -57,8 +57,7 @@ static int psnr_hvs_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     size_t total = 0;
     int ret;
 
-    if ((ret = ff_vmaf_psnr_hvs_init(f, geo)) < 0 ||
-        (ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_psnr_hvs, psnr_hvs_kernels, fns)) < 0)
+    if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_psnr_hvs, psnr_hvs_kernels, fns)) < 0)
         return ret;
     s->terms[0] = fns[0];
     s->terms[1] = fns[1];

@@ -268,10 +268,6 @@ static float speed_hip_pair(SpeedHipContext *s, int k, int *sing_ref, int *sing_
 
 static int speed_chroma_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    int ret;
-
-    if ((ret = ff_vmaf_speed_chroma_init(f, geo)) < 0)
-        return ret;
     return speed_hip_setup(f, 4);
 }
 
@@ -344,15 +340,7 @@ static void speed_temporal_hip_close(FFVmafFeature *f)
 
 static int speed_temporal_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    int ret;
-
-    /* The CPU state too (the previous frames' copies): it takes over if
-     * the GPU fails. */
-    if ((ret = ff_vmaf_speed_temporal_init(f, geo)) < 0)
-        return ret;
-    if ((ret = speed_hip_setup(f, 2)) < 0)
-        speed_temporal_hip_close(f);
-    return ret;
+    return speed_hip_setup(f, 2);
 }
 
 static int speed_temporal_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
@@ -408,13 +396,13 @@ static int speed_temporal_hip_to_cpu(FFVmafFeature *f, unsigned first)
 
     /* The CPU extractor compares with its own copy of the previous frame:
      * take it from the ring's host copies (frame first - 1 is still
-     * there). */
-    if (first > 0)
+     * there, unless the ring was made after the CPU extractor kept it). */
+    if (first > 0 && ff_vmaf_gpu_holds(g, first - 1))
         ff_vmaf_speed_temporal_keep(&s->cpu, ff_vmaf_gpu_host_plane(g, first - 1, 0, 0),
                                     ff_vmaf_gpu_pitch(g, 0),
                                     ff_vmaf_gpu_host_plane(g, first - 1, 1, 0),
                                     ff_vmaf_gpu_pitch(g, 0), first);
-    else
+    else if (!first)
         s->cpu.nb_frames = 0;
     speed_hip_free_host(s);
     return 0;

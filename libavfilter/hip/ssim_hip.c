@@ -224,10 +224,7 @@ typedef struct SSIMHipContext {
 static int ssim_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     SSIMHipContext *s = f->priv;
-    int ret;
 
-    if ((ret = ff_vmaf_ssim_init(f, geo)) < 0)
-        return ret;
     /* Past 16, the CPU's box decimation writes nothing: nothing to match. */
     if (s->cpu.factor > 16)
         return AVERROR(ENOSYS);
@@ -277,10 +274,7 @@ typedef struct MSSSIMHipContext {
 static int ms_ssim_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
     MSSSIMHipContext *s = f->priv;
-    int ret;
 
-    if ((ret = ff_vmaf_ms_ssim_init(f, geo)) < 0)
-        return ret;
     return ssim_gpu_init(f->gpu, &s->sg, FF_VMAF_MS_SSIM_SCALES, 3, geo->width, geo->height,
                          0, 1);
 }

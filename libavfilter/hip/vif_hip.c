@@ -111,19 +111,14 @@ static int vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     const int hbd = geo->bpc > 8;
     int ret;
 
-    if ((ret = ff_vmaf_vif_init(f, geo)) < 0)
-        return ret;
     /* The kernels read the host's own table and taps: one copy of the
      * numbers for both sides. */
     if ((ret = ff_vmaf_gpu_functions(g, &ff_vmaf_gpu_code_vif, vif_kernels, s->fn)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &s->tab, s->cpu.log2_tab, TAB_BYTES)) < 0 ||
         (ret = ff_vmaf_gpu_constants(g, &s->taps, ff_vmaf_vif_filter,
                                      sizeof(ff_vmaf_vif_filter))) < 0 ||
-        (ret = alloc_scratch(s, g, g->w[0], g->h[0])) < 0) {
-        /* The engine may run the CPU init next; the GPU side is the ring's. */
-        ff_vmaf_vif_close(f);
+        (ret = alloc_scratch(s, g, g->w[0], g->h[0])) < 0)
         return ret;
-    }
     s->stat[0]     = s->fn[hbd ? K_SCALE0_16 : K_SCALE0_8];
     s->decimate[1] = s->fn[hbd ? K_DECIMATE1_16 : K_DECIMATE1_8];
     s->decimate[2] = s->fn[K_DECIMATE2];

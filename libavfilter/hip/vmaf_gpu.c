@@ -221,6 +221,12 @@ const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int wh
     return g->slot[ff_vmaf_gpu_slot(index)].host + plane_offset(g, which, plane);
 }
 
+int ff_vmaf_gpu_holds(const FFVmafGpu *g, unsigned index)
+{
+    const int s = ff_vmaf_gpu_slot(index);
+    return g->slot[s].index == (int64_t)index && g->slot[s].host;
+}
+
 /* Where output plane p reads from a source with this chroma layout: plane
  * q of the source, every step-th sample from offset. */
 static void source_of(int layout, int p, int *q, int *step, int *offset)

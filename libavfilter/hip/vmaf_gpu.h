@@ -244,6 +244,12 @@ FFGpuPtr ff_vmaf_gpu_plane(const FFVmafGpu *g, unsigned index, int which, int pl
  */
 const uint8_t *ff_vmaf_gpu_host_plane(const FFVmafGpu *g, unsigned index, int which, int plane);
 /**
+ * Whether frame index is in its slot (uploaded, not yet replaced): a ring
+ * made in the middle of a stream holds none of the frames before it until
+ * they are uploaded again.
+ */
+int ff_vmaf_gpu_holds(const FFVmafGpu *g, unsigned index);
+/**
  * Before the CPU takes over: turn the raw host copies of the frames in the
  * ring into planes. AVERROR(ENOSYS) when a frame came from hardware frames
  * (the ring has no host copy of it).

@@ -41,6 +41,8 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
     e->step    = 1;
     e->gpu_fail_at = -1;
     e->frame_limit = UINT_MAX;
+    for (int i = 0; i < RECENT_PAIRS; i++)
+        e->recent[i].index = -1;
     if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
         av_free(e);
         return ret;
@@ -57,6 +59,7 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     /* The workers first: they use the features; so does the GPU's
      * background work. */
     ff_vmaf_engine_frames_free(e);
+    ff_vmaf_engine_free_recent(e);
     ff_vmaf_engine_gpu_wait_background(e);
     av_freep(&e->unpack_buf[0]);
     av_freep(&e->unpack_buf[1]);
@@ -209,12 +212,21 @@ static uint8_t *unpack_buffer(FFVmafEngine *e, uint8_t **buf)
     return *buf;
 }
 
-static int cpu_features(const FFVmafEngine *e)
+int ff_vmaf_engine_cpu_features(const FFVmafEngine *e)
 {
     int n = 0;
     for (int i = 0; i < e->nb_features; i++)
         n += !(e->features[i]->ex->flags & FF_VMAF_EXTRACTOR_GPU);
     return n;
+}
+
+/* Close the first n features, initialised: free() skips them, the engine
+ * not being configured. */
+static void close_features(FFVmafEngine *e, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (e->features[j]->ex->close)
+            e->features[j]->ex->close(e->features[j]);
 }
 
 int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
@@ -242,23 +254,19 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     }
     e->geo  = *geo;
     e->step = n_subsample ? n_subsample : 1;
-    if ((ret = ff_vmaf_engine_setup_gpu(e)) < 0)
-        return ret;
+    /* Every feature as its CPU extractor first; a GPU twin then adds its
+     * GPU side to that state (now, or mid-stream when the GPU start is
+     * deferred), and the CPU extractor goes on with it if the GPU fails. */
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU)
-            continue;   /* set up by ff_vmaf_engine_setup_gpu() */
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
-            /* Close the ones already initialised; free() skips them. */
-            ff_vmaf_engine_gpu_enter(e);
-            for (int j = 0; j < e->nb_features; j++)
-                if (j != i && (j < i || (e->features[j]->ex->flags & FF_VMAF_EXTRACTOR_GPU)) &&
-                    e->features[j]->ex->close)
-                    e->features[j]->ex->close(e->features[j]);
-            ff_vmaf_engine_gpu_leave(e);
-            ff_vmaf_engine_free_gpu(e);
+            close_features(e, i);
             return ret;
         }
+    }
+    if (!e->gpu_deferred && (ret = ff_vmaf_engine_setup_gpu(e)) < 0) {
+        close_features(e, e->nb_features);
+        return ret;
     }
     e->configured = 1;
     for (int i = 0; i < e->nb_features; i++)
@@ -270,7 +278,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
 
     if (n_threads <= 0)
         n_threads = av_cpu_count();
-    if (n_threads != 1 && cpu_features(e)) {
+    if (n_threads != 1 && ff_vmaf_engine_cpu_features(e)) {
         /* Whole frames in parallel: as many threads as asked, however few
          * features there are (with the GPU: for those on the CPU). */
         if ((ret = ff_vmaf_engine_frames_init(e, n_threads)) < 0)
@@ -383,8 +391,7 @@ static void free_held(AVFrame **hold, int nb_hold)
         av_frame_free(&hold[i]);
 }
 
-/* A copy of a host picture's planes, held by an AVFrame. */
-static int copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src)
+int ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src)
 {
     size_t size[3] = { 0 }, total = 0;
     AVFrame *f;
@@ -426,8 +433,8 @@ int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
 
     /* Scored later: the caller may reuse its buffers once this returns. */
     if (e->frames && e->configured && !e->flushed) {
-        if ((ret = copy_picture(&hold[0], &copies[0], ref)) < 0 ||
-            (ret = copy_picture(&hold[1], &copies[1], dis)) < 0) {
+        if ((ret = ff_vmaf_engine_copy_picture(&hold[0], &copies[0], ref)) < 0 ||
+            (ret = ff_vmaf_engine_copy_picture(&hold[1], &copies[1], dis)) < 0) {
             free_held(hold, 2);
             return ret;
         }
@@ -513,6 +520,9 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
         free_held(hold, nb_hold);
         return AVERROR(EINVAL);
     }
+    /* The GPU, started later, reads the last frames again. */
+    if (e->gpu_deferred)
+        ff_vmaf_engine_keep_recent(e, index, ref, dis);
     /* Frame 0 too: the keys take their place from (frame, feature), not
      * from which thread writes first. */
     if (e->frames) {

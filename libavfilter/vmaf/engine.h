@@ -91,6 +91,28 @@ void ff_vmaf_engine_warm_up_gpu(int device);
  * Call after ff_vmaf_engine_set_backend() and ff_vmaf_engine_set_cuda_frames().
  */
 int  ff_vmaf_engine_gpu_starting(const FFVmafEngine *e);
+/**
+ * Score on the CPU from the start, the GPU to be started later, mid-stream,
+ * by ff_vmaf_engine_start_gpu(): a short run then never loads the GPU's
+ * runtime. Until then the engine keeps a copy of the last two pairs pushed
+ * (the GPU reads them again). Before configure, after
+ * ff_vmaf_engine_set_backend() and ff_vmaf_engine_set_cuda_frames(); no
+ * effect with backend cpu or hardware frames.
+ */
+void ff_vmaf_engine_defer_gpu(FFVmafEngine *e);
+/** Whether the GPU's start is deferred and has not happened yet. */
+int  ff_vmaf_engine_gpu_deferred(const FFVmafEngine *e);
+/**
+ * Between two pushes, the GPU start deferred: move the features that have a
+ * GPU kernel to the GPU from the next frame on (waiting for the GPU to
+ * start, and for the CPU's frames in flight), their state that of the frames
+ * the CPU scored, so that every value is the one a run on either would
+ * give. When no GPU answers or it cannot be set up, everything stays on the
+ * CPU (0 all the same).
+ */
+int  ff_vmaf_engine_start_gpu(FFVmafEngine *e);
+/** Whether ff_vmaf_engine_push_frames() would now wait for frames in flight. */
+int  ff_vmaf_engine_push_would_wait(const FFVmafEngine *e);
 /** Tests: make the GPU path fail at frame index (-1: never). */
 void ff_vmaf_engine_set_gpu_fail_at(FFVmafEngine *e, int64_t index);
 /** Measure the GPU time of every frame (ff_vmaf_engine_gpu_busy()); before configure. */

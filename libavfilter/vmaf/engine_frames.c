@@ -164,7 +164,9 @@ static int run_frame(FrameWorker *w, FrameSlot *s)
     }
     for (int i = 0; i < e->nb_features && ret >= 0; i++) {
         FFVmafFeature *f = w->features[i];
-        if (fr->shared[i] || !ff_vmaf_engine_runs_on(e, f, index))
+        /* A feature moved to the GPU mid-stream (its engine instance is
+         * a twin now) leaves the workers' clones unused. */
+        if (fr->shared[i] || !on_cpu(e->features[i]) || !ff_vmaf_engine_runs_on(e, f, index))
             continue;
         f->step = index;
         ret = f->ex->extract(f, ref, dis, index, e->fc);
@@ -370,6 +372,16 @@ void ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, uns
             fr->turn[i] = index;
     ff_cond_broadcast(&fr->cond);
     ff_mutex_unlock(&fr->lock);
+}
+
+int ff_vmaf_engine_frames_full(const FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    int full;
+    ff_mutex_lock(&fr->lock);
+    full = slot_of(fr, e->nb_pushed)->state != SLOT_FREE;
+    ff_mutex_unlock(&fr->lock);
+    return full;
 }
 
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e)

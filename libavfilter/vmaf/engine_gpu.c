@@ -137,7 +137,8 @@ void ff_vmaf_engine_free_gpu(FFVmafEngine *e)
            (av_gettime_relative() - t0) / 1000.0);
 }
 
-/* Give f the GPU twin's larger context, the CPU one's bytes first. */
+/* Give f the GPU twin's larger context, the CPU one's bytes first: the
+ * CPU extractor's options and state, which the twin goes on with. */
 static int convert_to_twin(FFVmafFeature *f, const FFVmafExtractor *twin)
 {
     void *priv = av_mallocz(twin->priv_size);
@@ -147,7 +148,6 @@ static int convert_to_twin(FFVmafFeature *f, const FFVmafExtractor *twin)
     av_free(f->priv);
     f->priv = priv;
     f->ex   = twin;
-    f->frame_delay = twin->frame_delay;
     return 0;
 }
 
@@ -192,15 +192,62 @@ void ff_vmaf_engine_gpu_leave(FFVmafEngine *e)
         leave(e);
 }
 
+/* The twin f back to its CPU extractor, whose state its init left intact;
+ * the host memory of its GPU side is freed (to_cpu()). */
+static void twin_back_to_cpu(FFVmafEngine *e, FFVmafFeature *f, unsigned first, int cpu_delay)
+{
+    if (f->ex->to_cpu && f->ex->to_cpu(f, first) < 0)
+        av_log(e->log_ctx, AV_LOG_WARNING, "Could not release the GPU resources of '%s'.\n",
+               f->ex->name);
+    f->ex  = f->ex->cpu;
+    f->gpu = NULL;
+    f->frame_delay = cpu_delay;
+}
+
+/*
+ * A ring made mid-stream, at frame first: upload again the frames before
+ * it that the twins read (motion's and SpEED's previous pictures), and let
+ * the twins with device state across frames rebuild it from them.
+ */
+static int prime_ring(FFVmafEngine *e, unsigned first)
+{
+    unsigned from = first > FF_VMAF_GPU_LOOKBACK ? first - FF_VMAF_GPU_LOOKBACK : 0;
+    int ret = 0;
+
+    for (unsigned j = from; j < first && ret >= 0; j++) {
+        const FFVmafPicture *pic = e->recent[j % RECENT_PAIRS].pic;
+        if (e->recent[j % RECENT_PAIRS].index != j)
+            return AVERROR_BUG;
+        if ((ret = ff_vmaf_gpu_upload(e->gpu, j, &pic[0], &pic[1])) < 0)
+            break;
+        for (int i = 0; i < e->nb_features && ret >= 0 && j + 1 == first; i++) {
+            FFVmafFeature *f = e->features[i];
+            int lane = lane_of(f, j), end;
+            if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !f->ex->from_cpu)
+                continue;
+            if ((ret = ff_vmaf_gpu_lane_begin(e->gpu, lane, j)) >= 0)
+                ret = f->ex->from_cpu(f, first);
+            end = ff_vmaf_gpu_lane_end(e->gpu, lane);
+            ret = ret < 0 ? ret : end;
+        }
+        if (ret >= 0)
+            ret = ff_vmaf_gpu_frame_queued(e->gpu, j);
+    }
+    return ret;
+}
+
 int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 {
     const FFVmafExtractor *twins[MAX_FEATURES] = { 0 };
+    int cpu_delay[MAX_FEATURES];
+    unsigned first = e->nb_pushed;
     int nb_twins = 0, nb_planes = 1, ret;
     int64_t t0, t1;
 
     if (e->backend == FF_VMAF_BACKEND_CPU)
         return 0;
     for (int i = 0; i < e->nb_features; i++) {
+        cpu_delay[i] = e->features[i]->frame_delay;
         twins[i] = ff_vmaf_gpu_extractor_find(e->features[i]->ex);
         if (twins[i]) {
             nb_twins++;
@@ -240,7 +287,6 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
     }
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        const FFVmafExtractor *cpu = f->ex;
         if (!twins[i])
             continue;
         if ((ret = convert_to_twin(f, twins[i])) < 0)
@@ -251,27 +297,32 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
             for (int k = 0; k < nb_sets(f) && ret >= 0; k++)
                 if ((ret = ff_vmaf_gpu_add_lane(e->gpu)) >= 0 && !k)
                     f->gpu_lane = ret;
-            if (ret >= 0)
+            if (ret >= 0) {
+                /* Its values are read back one push late. */
+                f->frame_delay = cpu_delay[i] + 1;
                 continue;
-            if (f->ex->close)
-                f->ex->close(f);
+            }
+            twin_back_to_cpu(e, f, first, cpu_delay[i]);
+        } else {
+            /* No code object for this device, say: that feature stays on
+             * the CPU, with the state its CPU extractor has. */
+            f->ex  = f->ex->cpu;
+            f->gpu = NULL;
         }
-        /* No code object for this device, say: that feature stays on the
-         * CPU (its init runs with the others). */
-        f->ex  = cpu;
-        f->gpu = NULL;
-        f->frame_delay = cpu->frame_delay;
         if (e->backend == FF_VMAF_BACKEND_GPU && ret != AVERROR(ENOSYS))
             break;
         av_log(e->log_ctx, AV_LOG_WARNING, "Feature '%s' runs on the CPU: its GPU setup failed.\n",
-               cpu->name);
+               f->ex->name);
         ret = 0;
     }
     if (ret >= 0)
         ret = ff_vmaf_gpu_results_alloc(e->gpu);
+    if (ret >= 0 && first)
+        ret = prime_ring(e, first);
     leave(e);
     if (ret < 0)
         goto fail;
+    e->gpu_collected = first;
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU ready in %.1f ms: runtime, context and ring "
            "%.1f ms, kernels %.1f ms.\n", (av_gettime_relative() - t0) / 1000.0,
            (t1 - t0) / 1000.0, (av_gettime_relative() - t1) / 1000.0);
@@ -280,16 +331,100 @@ fail:
     enter(e);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) {
-            if (f->ex->close)
-                f->ex->close(f);
-            f->ex  = f->ex->cpu;
-            f->gpu = NULL;
-        }
+        if (f->ex->flags & FF_VMAF_EXTRACTOR_GPU)
+            twin_back_to_cpu(e, f, first, cpu_delay[i]);
     }
     leave(e);
     ff_vmaf_gpu_free(&e->gpu);
+    e->gpu_name[0] = 0;
     return ret;
+}
+
+void ff_vmaf_engine_defer_gpu(FFVmafEngine *e)
+{
+    int twins = 0;
+    for (int i = 0; i < e->nb_features; i++)
+        twins += !!ff_vmaf_gpu_extractor_find(e->features[i]->ex);
+    e->gpu_deferred = twins && e->backend != FF_VMAF_BACKEND_CPU && !e->cu_ctx;
+}
+
+int ff_vmaf_engine_gpu_deferred(const FFVmafEngine *e)
+{
+    return e->gpu_deferred;
+}
+
+int ff_vmaf_engine_push_would_wait(const FFVmafEngine *e)
+{
+    return e->frames && ff_vmaf_engine_frames_full(e);
+}
+
+void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPicture *ref,
+                                const FFVmafPicture *dis)
+{
+    const FFVmafPicture *in[2] = { ref, dis };
+    int r = index % RECENT_PAIRS;
+    if (e->recent_failed)
+        return;
+    av_frame_free(&e->recent[r].hold[0]);
+    av_frame_free(&e->recent[r].hold[1]);
+    e->recent[r].index = -1;
+    for (int w = 0; w < 2; w++)
+        if (ff_vmaf_engine_copy_picture(&e->recent[r].hold[w], &e->recent[r].pic[w], in[w]) < 0) {
+            /* Nothing the ring could read again: the stream stays on the CPU. */
+            e->recent_failed = 1;
+            return;
+        }
+    e->recent[r].index = index;
+}
+
+void ff_vmaf_engine_free_recent(FFVmafEngine *e)
+{
+    for (int r = 0; r < RECENT_PAIRS; r++) {
+        av_frame_free(&e->recent[r].hold[0]);
+        av_frame_free(&e->recent[r].hold[1]);
+        e->recent[r].index = -1;
+    }
+}
+
+int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
+{
+    unsigned first = e->nb_pushed;
+    int ret;
+
+    if (!e->gpu_deferred)
+        return 0;
+    e->gpu_deferred = 0;
+    if (!e->configured || e->flushed) {
+        ff_vmaf_engine_free_recent(e);
+        return 0;
+    }
+    /* The CPU's frames in flight finish first: the twins take over the
+     * state they leave. */
+    if (e->frames && (ret = ff_vmaf_engine_frames_drain(e)) < 0)
+        return ret;
+    if (e->recent_failed) {
+        av_log(e->log_ctx, AV_LOG_VERBOSE, "The pictures cannot be kept for the GPU (device "
+               "or bottom-up pictures); the stream stays on the CPU.\n");
+        ret = 0;
+    } else if ((ret = ff_vmaf_engine_setup_gpu(e)) < 0) {
+        av_log(e->log_ctx, AV_LOG_WARNING, "The GPU could not be set up (%s); the stream "
+               "stays on the CPU.\n", av_err2str(ret));
+        ret = 0;
+    }
+    ff_vmaf_engine_free_recent(e);
+    if (!e->gpu)
+        return ret;
+    e->delay = 0;
+    for (int i = 0; i < e->nb_features; i++)
+        e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
+    /* Nothing left for the frame workers: one thread, and no copy of
+     * each picture for them. */
+    if (e->frames && !ff_vmaf_engine_cpu_features(e)) {
+        ff_vmaf_engine_frames_free(e);
+        e->nb_threads = 1;
+    }
+    av_log(e->log_ctx, AV_LOG_DEBUG, "GPU started at frame %u.\n", first);
+    return 0;
 }
 
 /*

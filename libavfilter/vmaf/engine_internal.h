@@ -37,6 +37,8 @@
 
 #define MAX_FEATURES 64
 #define MAX_MODELS   8
+/** Pairs kept for a GPU started mid-stream: at least FF_VMAF_GPU_LOOKBACK. */
+#define RECENT_PAIRS 2
 
 struct FFVmafEngine {
     void *log_ctx;
@@ -73,6 +75,18 @@ struct FFVmafEngine {
     int64_t gpu_stage_us, gpu_queue_us, gpu_collect_us, gpu_wait_us;
     unsigned gpu_queued;
     void *cu_ctx, *cu_stream;   ///< hardware frames' CUDA context and stream, or NULL
+    /*
+     * The GPU is started mid-stream (ff_vmaf_engine_start_gpu()): until
+     * then every feature runs on the CPU, and the last RECENT_PAIRS pairs
+     * pushed are kept (copies), for the ring to upload again.
+     */
+    int gpu_deferred;
+    struct {
+        AVFrame *hold[2];
+        FFVmafPicture pic[2];
+        int64_t index;          ///< -1: none
+    } recent[RECENT_PAIRS];
+    int recent_failed;          ///< a pair could not be kept: the GPU is not started
 
     /* Pictures the CPU extractors cannot read as they are (NV12, P010...)
      * are unpacked here first: ref, then dis. */
@@ -100,6 +114,14 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
                               int (*add)(FFVmafEngine *e, const char *entry));
 
 int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
+/** How many features run on the CPU. */
+int  ff_vmaf_engine_cpu_features(const FFVmafEngine *e);
+/** A copy of a host picture's planes, held by an AVFrame (ENOSYS: a device picture, or bottom-up). */
+int  ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src);
+/** While the GPU start is deferred: keep a copy of pair index (engine_gpu.c). */
+void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPicture *ref,
+                                const FFVmafPicture *dis);
+void ff_vmaf_engine_free_recent(FFVmafEngine *e);
 
 /* The pictures as the CPU extractors read them (engine.c). *buf is the
  * scratch of the frame, allocated the first time it is needed. */
@@ -114,6 +136,8 @@ void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
 int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, AVFrame **hold, int nb_hold);
 int      ff_vmaf_engine_frames_drain(FFVmafEngine *e);
+/* Whether the next frame's slot is still in use (a push would wait). */
+int      ff_vmaf_engine_frames_full(const FFVmafEngine *e);
 /* A GPU twin turned CPU extractor (no frame in flight): the workers run it
  * from frame index on. */
 void     ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
@@ -124,7 +148,11 @@ int  ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index);
 /** Warn, once per input, that picture which held samples above the depth's maximum. */
 void ff_vmaf_engine_warn_clamped(FFVmafEngine *e, int which);
 
-/** Move the instances that have a GPU twin to the GPU, if one answers. */
+/**
+ * Move the instances that have a GPU twin to the GPU, if one answers, from
+ * frame nb_pushed on (their CPU extractors initialised, and run on the
+ * frames before).
+ */
 int  ff_vmaf_engine_setup_gpu(FFVmafEngine *e);
 /** Upload frame index and queue the GPU twins' work for it. */
 int  ff_vmaf_engine_gpu_queue(FFVmafEngine *e, unsigned index,

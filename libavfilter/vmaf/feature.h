@@ -104,7 +104,15 @@ typedef struct FFVmafExtractor {
      */
     int frame_delay;
 
-    /** Called once the stream geometry is known; options are already set. */
+    /**
+     * Called once the stream geometry is known; options are already set.
+     * GPU twins: sets up the GPU side only, on a context whose CPU
+     * extractor's init has run (at the start of the stream, or in its
+     * middle, the CPU extractor's state then that of the frames it
+     * scored), and leaves that state as it is, on failure too: the CPU
+     * extractor goes on with it when the twin cannot. Host memory a
+     * failed init allocated is freed by it.
+     */
     int  (*init)(FFVmafFeature *f, const FFVmafGeometry *geo);
     /** Compute frame index from (ref, dis) and write its values. */
     int  (*extract)(FFVmafFeature *f, const FFVmafPicture *ref,
@@ -145,6 +153,17 @@ typedef struct FFVmafExtractor {
      * ring's, freed with it).
      */
     int  (*to_cpu)(FFVmafFeature *f, unsigned first);
+    /**
+     * GPU twins with device state across frames, optional: the ring was
+     * made in the middle of the stream, after the CPU extractor scored
+     * frames up to first - 1, and holds frames first - FF_VMAF_GPU_LOOKBACK
+     * to first - 1 again (uploaded, nothing run on them). Queue on the
+     * twin's lane (as for frame first - 1) what makes the device state
+     * that of a twin that ran frame first - 1, without writing or
+     * changing any host state. NULL: the twin's device state needs only
+     * the ring's frames.
+     */
+    int  (*from_cpu)(FFVmafFeature *f, unsigned first);
     /** GPU twins: the CPU extractor of the same name. */
     const struct FFVmafExtractor *cpu;
 } FFVmafExtractor;
