@@ -767,7 +767,9 @@ static int advance_cpu_phase(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
 
-    if (!s->cpu_phase)
+    /* An output that has ended (-frames:v) takes no more frames: the pairs
+     * still coming are not worth a GPU. */
+    if (!s->cpu_phase || ff_outlink_get_status(ctx->outputs[0]))
         return 0;
     if (!s->gpu_warming && s->start_time &&
         av_gettime_relative() - s->start_time >= s->cpu_first * INT64_C(1000)) {
