@@ -767,8 +767,8 @@ static int advance_cpu_phase(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
 
-    /* An output that has ended (-frames:v) takes no more frames: the pairs
-     * still coming are not worth a GPU. */
+    /* An output that has ended (a trim after the filter) takes no more
+     * frames: the pairs still coming are not worth a GPU. */
     if (!s->cpu_phase || ff_outlink_get_status(ctx->outputs[0]))
         return 0;
     if (!s->gpu_warming && s->start_time &&

@@ -161,6 +161,13 @@ for t in 1 3; do
     slow_gpu cf_long$t -v verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
         -lavfi "$(cf_graph cpu_first=100:n_threads=$t cf_long$t)"
 done
+# Features that stay on the CPU when the others move (float_vif's prescale,
+# motion's force_zero have no GPU twin): their frame threads come back.
+cf_mixed="[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=BACKEND:feature=name=psnr|name=float_vif\\\\:vif_prescale=2|name=motion\\\\:motion_force_zero=true:log_fmt=json:log_path=$timing/NAME.json"
+t_ffmpeg cf_mixed_cpu -f lavfi -i "$cf" -f lavfi -i "$cf" \
+    -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/backend=cpu/; s/NAME/cf_mixed_cpu/')"
+slow_gpu cf_mixed -v verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
+    -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/cpu_first=100:n_threads=3/; s/NAME/cf_mixed/')"
 moved() { sed -n 's/.*From frame \([0-9][0-9]*\) on: .* on the GPU.*/\1/p' "$timing/$1.log"; }
 cf_held() { sed -n 's/.* \([0-9][0-9]*\) frame pairs .* were held while the GPU started.*/\1/p' "$timing/$1.log"; }
 cf_moved() { # name: moved mid-stream after holding pairs, and back after the simulated failure
@@ -170,13 +177,16 @@ cf_moved() { # name: moved mid-stream after holding pairs, and back after the si
 echo "one frame: $(grep -c 'simulated GPU' "$timing/cf_one.log") GPU opened; 1 thread: moved at frame" \
      "$(moved cf_long1), $(cf_held cf_long1) pairs held; 3 threads: at $(moved cf_long3)," \
      "$(cf_held cf_long3) held" > "$timing/cf.txt"
-if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 &&
+if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 && t_ok cf_mixed_cpu && t_ok cf_mixed &&
    ! grep -q "simulated GPU\|starting the GPU" "$timing/cf_one.log" &&
-   cf_moved cf_long1 && cf_moved cf_long3 &&
+   cf_moved cf_long1 && cf_moved cf_long3 && cf_moved cf_mixed &&
+   t_says cf_mixed "float_vif, motion on the CPU; 3 CPU threads" &&
    python3 - "$timing"/cf_cpu.json "$timing"/cf_one.json "$timing"/cf_long1.json \
-             "$timing"/cf_long3.json <<'EOF_PY'
+             "$timing"/cf_long3.json "$timing"/cf_mixed_cpu.json "$timing"/cf_mixed.json <<'EOF_PY'
 import json, sys
-cpu, one, long1, long3 = (json.load(open(f)) for f in sys.argv[1:5])
+cpu, one, long1, long3, mixed_cpu, mixed = (json.load(open(f)) for f in sys.argv[1:7])
+assert len(mixed_cpu['frames']) == 100 and mixed['frames'] == mixed_cpu['frames']
+assert mixed['pooled_metrics'] == mixed_cpu['pooled_metrics']
 assert len(cpu['frames']) == 100
 # The frames that left the filter before the output ended, as always.
 assert 1 <= len(one['frames']) < 100 and one['frames'] == cpu['frames'][:len(one['frames'])]

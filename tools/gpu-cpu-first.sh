@@ -68,9 +68,12 @@ echo "== 3. parity: moved mid-stream against backend=cpu"
 parity() { # label frames filter-options
     local label=$1 n=$2 opts=$3 b
     for b in cpu auto; do
-        timeout 300 "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
+        # Inputs of n frames (-t), not -frames:v: an output that ends first
+        # logs the frames that left the filter, a few more with pairs held.
+        timeout 300 "$F" -v verbose $IN -t "$(awk "BEGIN { print $n / 25 }")" -i "$dir/dis.yuv" \
+            $IN -t "$(awk "BEGIN { print $n / 25 }")" -i "$dir/ref.yuv" \
             -lavfi "vmaf_hip=backend=$b:$opts:log_fmt=json:log_path=$dir/p_$b.json" \
-            -frames:v "$n" -f null - > "$dir/p_$b.log" 2>&1 || echo "$label, $b: FAILED (exit $?)"
+            -f null - > "$dir/p_$b.log" 2>&1 || echo "$label, $b: FAILED (exit $?)"
     done
     echo "$label: moved at frame $(moved "$dir/p_auto.log"); $(python3 - "$dir/p_cpu.json" "$dir/p_auto.json" <<'EOF'
 import json, sys

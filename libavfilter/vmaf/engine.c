@@ -278,6 +278,14 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
 
     if (n_threads <= 0)
         n_threads = av_cpu_count();
+    e->nb_threads_asked = n_threads;
+    /* Before a deferred GPU start, the CPU's work is a short run's whole
+     * score, or the first frames of a long one whose reading it must not
+     * slow: a few threads (on a 16-core H200 host, medians of a 1,200-frame
+     * 1080p run: 1.27 s with 2 threads, 1.29 s with 4, 1.45 s with 16; one
+     * frame 160 ms with 4, 173 with 16: tools/results/gpu-cpu-first-h200.txt). */
+    if (e->gpu_deferred)
+        n_threads = FFMIN(n_threads, DEFERRED_GPU_THREADS);
     if (n_threads != 1 && ff_vmaf_engine_cpu_features(e)) {
         /* Whole frames in parallel: as many threads as asked, however few
          * features there are (with the GPU: for those on the CPU). */

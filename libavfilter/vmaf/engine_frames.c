@@ -276,8 +276,13 @@ int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
     }
     for (int i = 0; i < fr->nb_slots; i++)
         fr->slots[i].index = UINT_MAX;
-    for (int i = 0; i < e->nb_features; i++)
+    /* From the next frame: 0 at configure, later when the GPU took over
+     * mid-stream and features remain on the CPU. */
+    fr->next_run = fr->completed = e->nb_pushed;
+    for (int i = 0; i < e->nb_features; i++) {
         fr->shared[i] = is_shared(e->features[i]);
+        fr->turn[i]   = e->nb_pushed;
+    }
     for (int t = 0; t < fr->nb_workers; t++) {
         FrameWorker *w = &fr->workers[t];
         w->fr = fr;

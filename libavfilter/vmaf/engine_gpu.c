@@ -417,11 +417,17 @@ int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
-    /* Nothing left for the frame workers: one thread, and no copy of
-     * each picture for them. */
-    if (e->frames && !ff_vmaf_engine_cpu_features(e)) {
+    /* The workers of the CPU's start go: with nothing left for them, one
+     * thread and no copy of each picture; features left on the CPU get
+     * the threads asked for. */
+    if (e->frames) {
         ff_vmaf_engine_frames_free(e);
         e->nb_threads = 1;
+        if (ff_vmaf_engine_cpu_features(e) && e->nb_threads_asked != 1) {
+            if ((ret = ff_vmaf_engine_frames_init(e, e->nb_threads_asked)) < 0)
+                return ret;
+            e->nb_threads = e->nb_threads_asked;
+        }
     }
     av_log(e->log_ctx, AV_LOG_DEBUG, "GPU started at frame %u.\n", first);
     return 0;

@@ -39,6 +39,8 @@
 #define MAX_MODELS   8
 /** Pairs kept for a GPU started mid-stream: at least FF_VMAF_GPU_LOOKBACK. */
 #define RECENT_PAIRS 2
+/** Frame threads at most while the GPU's start is deferred. */
+#define DEFERRED_GPU_THREADS 4
 
 struct FFVmafEngine {
     void *log_ctx;
@@ -103,6 +105,7 @@ struct FFVmafEngine {
      * the caller's thread. */
     struct EngineFrames *frames;
     int nb_threads;
+    int nb_threads_asked;       ///< configure's (0 there: one per core)
 };
 
 int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
@@ -130,6 +133,7 @@ int  ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture
                              FFVmafPicture *view, const FFVmafPicture **out);
 
 typedef struct EngineFrames EngineFrames;
+/* Workers for the frames from e->nb_pushed on. */
 int      ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads);
 void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
 /* Queues the frame; takes over hold[] only when it succeeds. */
