@@ -751,7 +751,9 @@ static int move_to_gpu(AVFilterContext *ctx)
     if ((ret = ff_vmaf_engine_start_gpu(s->engine)) < 0)
         return ret;
     if (!ff_vmaf_engine_uses_gpu(s->engine)) {
-        av_log(ctx, AV_LOG_VERBOSE, "No GPU answered; the stream stays on the CPU.\n");
+        av_log(ctx, AV_LOG_VERBOSE, "No GPU answered; the stream stays on the CPU; %d CPU "
+               "thread%s.\n", ff_vmaf_engine_nb_threads(s->engine),
+               ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
         return 0;
     }
     ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
@@ -761,20 +763,69 @@ static int move_to_gpu(AVFilterContext *ctx)
     return 0;
 }
 
+/*
+ * The inputs have ended, the GPU not started: whether the CPU would score
+ * the pairs left (on the threads asked for, at the time a frame has taken
+ * it so far) sooner than the GPU's start would cost the process. 1: it
+ * would (*left_ms, its time); 0: the GPU is worth it; -1: no frame timed
+ * yet, and the time since the first pair does not decide it either.
+ */
+static int cpu_finishes_sooner(VMAFHIPContext *s, int64_t ran_us, int64_t *left_ms)
+{
+    const int threads  = s->n_threads ? s->n_threads : av_cpu_count();
+    const int64_t cost = ff_vmaf_engine_gpu_start_cost_ms();
+    const unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
+                          ff_vmaf_engine_nb_features_done(s->engine) +
+                          av_fifo_can_read(s->waiting);
+    const int64_t rounds = (left + threads - 1) / threads;
+    int64_t frame_us = ff_vmaf_engine_cpu_frame_us(s->engine);
+
+    if (frame_us < 0) {
+        /* No frame done yet: each takes longer than the stream has run. */
+        return rounds * ran_us / 1000 >= cost ? 0 : -1;
+    }
+    *left_ms = rounds * frame_us / 1000;
+    return *left_ms < cost;
+}
+
 /* While the stream is on the CPU first: start the GPU once the stream has
- * run cpu_first ms, and move to it once it has started. */
+ * run cpu_first ms, and move to it once it has started; or, when the
+ * inputs end first and the CPU has little left to do, keep the stream on
+ * the CPU. */
 static int advance_cpu_phase(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
+    int64_t ran_us, left_ms = 0;
+    int cpu = 0;
 
     /* An output that has ended (a trim after the filter) takes no more
-     * frames: the pairs still coming are not worth a GPU. */
-    if (!s->cpu_phase || ff_outlink_get_status(ctx->outputs[0]))
+     * frames: the pairs still coming are not worth a GPU. (framesync sets
+     * that status too when the inputs end: then the pairs held are.) */
+    if (!s->cpu_phase || (ff_outlink_get_status(ctx->outputs[0]) && !s->fs.eof))
         return 0;
-    if (!s->gpu_warming && s->start_time &&
-        av_gettime_relative() - s->start_time >= s->cpu_first * INT64_C(1000)) {
-        av_log(ctx, AV_LOG_VERBOSE, "The stream has run %d ms: starting the GPU; frame pairs "
-               "are held until it is ready.\n", s->cpu_first);
+    ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
+    if (!s->gpu_warming && s->start_time && s->fs.eof &&
+        (cpu = cpu_finishes_sooner(s, ran_us, &left_ms)) > 0) {
+        unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
+                        ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
+        int ret;
+        s->cpu_phase = 0;
+        if ((ret = ff_vmaf_engine_finish_on_cpu(s->engine)) < 0)
+            return ret;
+        av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with %u frame pairs left to score, about "
+               "%"PRId64" ms on the CPU: the GPU is not started; %d CPU thread%s.\n", left,
+               left_ms, ff_vmaf_engine_nb_threads(s->engine),
+               ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
+        return 0;
+    }
+    if (!s->gpu_warming && s->start_time && !cpu &&
+        (ran_us >= s->cpu_first * INT64_C(1000) || s->fs.eof)) {
+        if (s->fs.eof)
+            av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with more left to score than the "
+                   "GPU's start costs: starting the GPU.\n");
+        else
+            av_log(ctx, AV_LOG_VERBOSE, "The stream has run %d ms: starting the GPU; frame pairs "
+                   "are held until it is ready.\n", s->cpu_first);
         ff_vmaf_engine_warm_up_gpu(s->device);
         s->gpu_warming = 1;
     }

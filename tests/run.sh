@@ -224,6 +224,21 @@ else
     tail -5 "$build/auto.log"
 fi
 
+# A stream that runs past cpu_first looks for a GPU; none here, so it stays
+# on the CPU, with the threads asked for again (4 at most before).
+late_src="testsrc2=size=160x90:rate=25:duration=1"
+if "$ffmpeg" -hide_banner -nostdin -nostats -v verbose -readrate 1 -f lavfi -i "$late_src" \
+       -readrate 1 -f lavfi -i "$late_src" -lavfi "[0:v][1:v]vmaf_hip=cpu_first=50:n_threads=6" \
+       -f null - > "$build/auto_late.log" 2>&1 &&
+   grep -q "adm, motion, vif on the CPU, and on a GPU if the stream runs past cpu_first and one answers; 4 CPU threads" "$build/auto_late.log" &&
+   grep -q "No GPU answered; the stream stays on the CPU; 6 CPU threads" "$build/auto_late.log" &&
+   grep -q "VMAF score: " "$build/auto_late.log"; then
+    pass "backend=auto past cpu_first without a GPU stays on the CPU, on the threads asked for"
+else
+    fail "backend=auto past cpu_first without a GPU"
+    grep -i "thread\|gpu" "$build/auto_late.log" | tail -5
+fi
+
 # ---- frame pairing: a reference at another frame rate is scored, with a warning ----
 
 if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" \

@@ -200,3 +200,50 @@ else
     fail "timing: the CPU first, then the GPU mid-stream ($(cat "$timing/cf.txt"))"
     grep -h -i "from frame\|held\|error\|fail" "$timing"/cf_*.log | head -6
 fi
+
+# Inputs that end before cpu_first, with pairs still held (raw frames read
+# far faster than the CPU scores them): the CPU finishes them, on the
+# threads asked for, when it would take less than the GPU's start (here a
+# simulated 20 s), else the GPU starts at once (a simulated 1 ms); either
+# way with the CPU run's values.
+cfe_src="testsrc2=size=320x180:rate=25:duration=8"
+"$ffmpeg" -v error -y -f lavfi -i "$cfe_src" -f rawvideo "$timing/cfe_ref.yuv"
+"$ffmpeg" -v error -y -f lavfi -i "$cfe_src" -vf noise=alls=8:allf=t:all_seed=7 \
+    -f rawvideo "$timing/cfe_dis.yuv"
+cfe_in="-f rawvideo -pix_fmt yuv420p -s 320x180 -r 25"
+gpu_starting_in() { # ms name args...
+    ms=$1; shift
+    VMAF_HIP_SIMULATE_GPU=1 VMAF_HIP_SIMULATE_START_MS=$ms t_ffmpeg "$@"
+}
+cfe_graph() { # options name
+    printf '%s\n' "[0:v][1:v]vmaf_hip=$1:feature=name=psnr|name=cambi|name=float_ms_ssim|name=speed_temporal|name=motion\\\\:motion_five_frame_window=1:log_fmt=json:log_path=$timing/$2.json"
+}
+t_ffmpeg cfe_cpu $cfe_in -i "$timing/cfe_dis.yuv" $cfe_in -i "$timing/cfe_ref.yuv" \
+    -lavfi "$(cfe_graph backend=cpu cfe_cpu)"
+gpu_starting_in 20000 cfe_stay -v verbose $cfe_in -i "$timing/cfe_dis.yuv" \
+    $cfe_in -i "$timing/cfe_ref.yuv" -lavfi "$(cfe_graph cpu_first=60000:n_threads=6 cfe_stay)"
+gpu_starting_in 1 cfe_move -v verbose $cfe_in -i "$timing/cfe_dis.yuv" \
+    $cfe_in -i "$timing/cfe_ref.yuv" -lavfi "$(cfe_graph cpu_first=60000:n_threads=6 cfe_move)"
+cfe_left() { sed -n 's/.*The inputs ended with \([0-9][0-9]*\) frame pairs left.*/\1/p' "$timing/$1.log"; }
+echo "on the CPU: $(cfe_left cfe_stay) pairs left at the end of the inputs; on the GPU: moved at frame" \
+     "$(moved cfe_move), $(cf_held cfe_move) pairs held" > "$timing/cfe.txt"
+if t_ok cfe_cpu && t_ok cfe_stay && t_ok cfe_move &&
+   [ "$(cfe_left cfe_stay)" -ge 1 ] 2>/dev/null &&
+   t_says cfe_stay "the GPU is not started; 6 CPU threads" &&
+   ! grep -q "simulated GPU\|starting the GPU" "$timing/cfe_stay.log" &&
+   t_says cfe_move "The inputs ended with more left to score than the GPU's start costs: starting the GPU" &&
+   cf_moved cfe_move &&
+   python3 - "$timing"/cfe_cpu.json "$timing"/cfe_stay.json "$timing"/cfe_move.json <<'EOF_PY'
+import json, sys
+cpu, stay, move = (json.load(open(f)) for f in sys.argv[1:4])
+assert len(cpu['frames']) == 200
+for run in (stay, move):
+    assert run['frames'] == cpu['frames']
+    assert run['pooled_metrics'] == cpu['pooled_metrics']
+EOF_PY
+then
+    pass "timing: inputs that end on the CPU first finish there when that is sooner than the GPU's start, else start it at once ($(cat "$timing/cfe.txt"))"
+else
+    fail "timing: inputs that end on the CPU first ($(cat "$timing/cfe.txt"))"
+    grep -h -i "inputs ended\|from frame\|held\|error\|fail" "$timing"/cfe_*.log | head -6
+fi

@@ -7,6 +7,10 @@
 #      frame): ffmpeg with no filter, vmaf_hip as it is, with cpu_first=0
 #      (the GPU started with the filter, as before), backend=hip and
 #      backend=cpu;
+#   1b. inputs of 5, 25, 50 and 100 frames (-t), the median of 5: no filter,
+#      as it is (when the inputs end first, it finishes on the CPU or starts
+#      the GPU at once, whichever it expects to be sooner), cpu_first=0 and
+#      backend=cpu;
 #   2. whole runs of 1,200 frames, the median of 3: no filter, as it is,
 #      cpu_first=0, and where the stream moved to the GPU;
 #   3. parity: the logs of runs that moved mid-stream against backend=cpu,
@@ -52,6 +56,21 @@ for n in 1 5 25 100; do
             -lavfi "vmaf_hip${opt:+=$opt}" -frames:v "$n" -f null -
         m=$(moved "$dir/s.log")
         echo "   last run: $(grep -c 'starting the GPU' "$dir/s.log") GPU start(s)${m:+, moved to it at frame $m}"
+    done
+done
+
+echo "== 1b. inputs of n frames (-t: the inputs end, not the output), wall ms of the whole process"
+for n in 5 25 50 100; do
+    t=$(awk "BEGIN { print $n / 25 }")
+    timed 5 "$n frame(s), no filter" "$dir/s.log" \
+        "$F" -v error $IN -t "$t" -i "$dir/dis.yuv" $IN -t "$t" -i "$dir/ref.yuv" -map 0 -map 1 -f null -
+    for opt in "" cpu_first=0 backend=cpu; do
+        timed 5 "$n frame(s), vmaf_hip${opt:+=$opt}" "$dir/s.log" \
+            "$F" -v verbose $IN -t "$t" -i "$dir/dis.yuv" $IN -t "$t" -i "$dir/ref.yuv" \
+            -lavfi "vmaf_hip${opt:+=$opt}" -f null -
+        m=$(moved "$dir/s.log")
+        echo "   last run: $(grep -c 'starting the GPU' "$dir/s.log") GPU start(s)${m:+, moved to it at frame $m}"
+        grep -E "inputs ended" "$dir/s.log" | sed 's/^\[[^]]*\] /   last run: /'
     done
 done
 

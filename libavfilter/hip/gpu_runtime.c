@@ -316,6 +316,20 @@ void ff_gpu_warm_up(int device)
     pthread_mutex_unlock(&warm_join_lock);
 }
 
+/* Measured: cuInit 100-105 ms, the primary context 105-125 ms, the end of
+ * a process that used them 90-100 ms more (doc/gpu-speed.md). */
+#define GPU_START_COST_MS 300
+
+int ff_gpu_start_cost_ms(void)
+{
+    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
+    const char *start_ms = getenv("VMAF_HIP_SIMULATE_START_MS");
+
+    if (simulate && !strcmp(simulate, "1"))
+        return start_ms && atoi(start_ms) > 0 ? atoi(start_ms) : 0;
+    return GPU_START_COST_MS;
+}
+
 int ff_gpu_warm_up_pending(void)
 {
     int pending;

@@ -63,6 +63,12 @@ int  ff_gpu_open(FFGpu **g, int device, void *log_ctx);
  */
 void ff_gpu_warm_up(int device);
 /**
+ * What a process pays, in ms, for using a GPU at all: the runtime's start
+ * and its context's creation, and their end at exit (300 on an NVIDIA H200
+ * host, doc/gpu-speed.md; the simulated GPU's VMAF_HIP_SIMULATE_START_MS).
+ */
+int  ff_gpu_start_cost_ms(void);
+/**
  * 1 while the warm-up has found a GPU runtime and is still initialising it
  * or creating the context (ff_gpu_open() would wait), else 0: not started,
  * finished, or no runtime to load (waits the milliseconds that takes).

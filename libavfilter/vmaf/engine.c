@@ -26,6 +26,7 @@
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
+#include "libavutil/time.h"
 
 #include "engine.h"
 #include "engine_internal.h"
@@ -544,10 +545,15 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
             return ret;
         }
     } else {
+        int64_t t0 = av_gettime_relative();
         ret = push_now(e, ref, dis);
         free_held(hold, nb_hold);
         if (ret < 0)
             return ret;
+        if (!e->gpu) {
+            e->cpu_frame_us += av_gettime_relative() - t0;
+            e->cpu_frames_timed++;
+        }
     }
     e->nb_pushed++;
     /* Read back the frames that have run, without waiting for the GPU

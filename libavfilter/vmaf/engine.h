@@ -111,6 +111,25 @@ int  ff_vmaf_engine_gpu_deferred(const FFVmafEngine *e);
  * CPU (0 all the same).
  */
 int  ff_vmaf_engine_start_gpu(FFVmafEngine *e);
+/**
+ * Between two pushes, the GPU start deferred: the rest of the stream stays
+ * on the CPU (its inputs ended with little left to score), with the
+ * threads configure was asked for rather than the few of the CPU's start.
+ */
+int  ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e);
+/**
+ * About how long starting the GPU's runtime and context, and closing them
+ * at exit, add to a process, in ms: what a stream must save to be worth
+ * moving to the GPU.
+ */
+int  ff_vmaf_engine_gpu_start_cost_ms(void);
+/**
+ * The mean wall time, in us, of scoring a frame's CPU features on one
+ * thread so far (frames in parallel: each frame's own); -1 before one was.
+ */
+int64_t ff_vmaf_engine_cpu_frame_us(const FFVmafEngine *e);
+/** Frames [0, n) have every feature's value (the models may not have run). */
+unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e);
 /** Whether ff_vmaf_engine_push_frames() would now wait for frames in flight. */
 int  ff_vmaf_engine_push_would_wait(const FFVmafEngine *e);
 /** Tests: make the GPU path fail at frame index (-1: never). */

@@ -42,6 +42,7 @@
 #include "libavutil/frame.h"
 #include "libavutil/mem.h"
 #include "libavutil/thread.h"
+#include "libavutil/time.h"
 
 #include "engine_internal.h"
 
@@ -183,6 +184,7 @@ static void *worker_main(void *arg)
     ff_mutex_lock(&fr->lock);
     for (;;) {
         FrameSlot *s;
+        int64_t t0;
         int ret;
         while (!fr->quit && !(slot_of(fr, fr->next_run)->state == SLOT_QUEUED &&
                               slot_of(fr, fr->next_run)->index == fr->next_run))
@@ -193,10 +195,14 @@ static void *worker_main(void *arg)
         s->state = SLOT_RUNNING;
         ff_mutex_unlock(&fr->lock);
 
+        t0  = av_gettime_relative();
         ret = run_frame(w, s);
+        t0  = av_gettime_relative() - t0;
         release_slot(s);
 
         ff_mutex_lock(&fr->lock);
+        fr->e->cpu_frame_us += t0;
+        fr->e->cpu_frames_timed++;
         s->state = SLOT_DONE;
         if (ret < 0 && !fr->err)
             fr->err = ret;
@@ -387,6 +393,21 @@ int ff_vmaf_engine_frames_full(const FFVmafEngine *e)
     full = slot_of(fr, e->nb_pushed)->state != SLOT_FREE;
     ff_mutex_unlock(&fr->lock);
     return full;
+}
+
+int64_t ff_vmaf_engine_cpu_frame_us(const FFVmafEngine *e)
+{
+    EngineFrames *fr = e->frames;
+    int64_t us;
+    unsigned n;
+
+    if (fr)
+        ff_mutex_lock(&fr->lock);
+    us = e->cpu_frame_us;
+    n  = e->cpu_frames_timed;
+    if (fr)
+        ff_mutex_unlock(&fr->lock);
+    return n ? us / n : -1;
 }
 
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e)

@@ -386,6 +386,33 @@ void ff_vmaf_engine_free_recent(FFVmafEngine *e)
     }
 }
 
+/* The stream stays on the CPU after its start: the cap on the threads of
+ * the CPU's start is lifted, the rest on as many as asked for. */
+static int cpu_threads_as_asked(FFVmafEngine *e)
+{
+    int ret;
+
+    if (!e->frames || e->nb_threads_asked <= e->nb_threads || e->flushed)
+        return 0;
+    if ((ret = ff_vmaf_engine_frames_drain(e)) < 0)
+        return ret;
+    ff_vmaf_engine_frames_free(e);
+    e->nb_threads = 1;
+    if ((ret = ff_vmaf_engine_frames_init(e, e->nb_threads_asked)) < 0)
+        return ret;
+    e->nb_threads = e->nb_threads_asked;
+    return 0;
+}
+
+int ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e)
+{
+    if (!e->gpu_deferred)
+        return 0;
+    e->gpu_deferred = 0;
+    ff_vmaf_engine_free_recent(e);
+    return cpu_threads_as_asked(e);
+}
+
 int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
 {
     unsigned first = e->nb_pushed;
@@ -413,7 +440,7 @@ int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
     }
     ff_vmaf_engine_free_recent(e);
     if (!e->gpu)
-        return ret;
+        return ret < 0 ? ret : cpu_threads_as_asked(e);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
@@ -431,6 +458,11 @@ int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
     }
     av_log(e->log_ctx, AV_LOG_DEBUG, "GPU started at frame %u.\n", first);
     return 0;
+}
+
+int ff_vmaf_engine_gpu_start_cost_ms(void)
+{
+    return ff_gpu_start_cost_ms();
 }
 
 /*

@@ -106,6 +106,10 @@ struct FFVmafEngine {
     struct EngineFrames *frames;
     int nb_threads;
     int nb_threads_asked;       ///< configure's (0 there: one per core)
+    /** Wall time of the frames scored on the CPU, and their count (the
+     * workers' under frames->lock): ff_vmaf_engine_cpu_frame_us(). */
+    int64_t cpu_frame_us;
+    unsigned cpu_frames_timed;
 };
 
 int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
@@ -181,8 +185,6 @@ int  ff_vmaf_engine_gpu_enter(FFVmafEngine *e);
 void ff_vmaf_engine_gpu_leave(FFVmafEngine *e);
 int  ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 int  ff_vmaf_engine_score_models(FFVmafEngine *e);
-/* Frames [0, n) have every feature's value (the models may not have run). */
-unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e);
 void ff_vmaf_engine_free_models(FFVmafEngine *e);
 
 struct FFVmafModel;
