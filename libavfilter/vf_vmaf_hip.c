@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -766,7 +767,8 @@ static int move_to_gpu(AVFilterContext *ctx)
 /*
  * The inputs have ended, the GPU not started: whether the CPU would score
  * the pairs left (on the threads asked for, at the time a frame has taken
- * it so far) sooner than the GPU's start would cost the process. 1: it
+ * so far, longer with more threads) sooner than the GPU could take over: its start, as it costs
+ * the process, and the CPU's frames in flight, which finish first. 1: it
  * would (*left_ms, its time); 0: the GPU is worth it; -1: no frame timed
  * yet, and the time since the first pair does not decide it either.
  */
@@ -781,11 +783,18 @@ static int cpu_finishes_sooner(VMAFHIPContext *s, int64_t ran_us, int64_t *left_
     int64_t frame_us = ff_vmaf_engine_cpu_frame_us(s->engine);
 
     if (frame_us < 0) {
-        /* No frame done yet: each takes longer than the stream has run. */
-        return rounds * ran_us / 1000 >= cost ? 0 : -1;
+        /* No frame done yet: the first has taken longer than the stream
+         * has run, but it starts cold and takes longer than later ones, so
+         * only a wide margin decides. */
+        return rounds * ran_us / 1000 >= 2 * cost ? 0 : -1;
     }
+    /* With more threads sharing the cores (memory, SMT), each frame takes
+     * longer: taken as the square root of the ratio (on a 16-core H200
+     * host, 1.5 times as long on 16 threads as on 4). */
+    if (threads > ff_vmaf_engine_nb_threads(s->engine))
+        frame_us = llrint(frame_us * sqrt((double)threads / ff_vmaf_engine_nb_threads(s->engine)));
     *left_ms = rounds * frame_us / 1000;
-    return *left_ms < cost;
+    return *left_ms < cost + frame_us / 1000;
 }
 
 /* While the stream is on the CPU first: start the GPU once the stream has

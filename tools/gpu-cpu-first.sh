@@ -19,7 +19,8 @@
 #      and the v1.0.16 3d0h model (SpEED) (600 frames each).
 #
 #   tools/gpu-cpu-first.sh <ffmpeg> [models-dir]
-# (CPU_FIRST_FRAMES=60: fewer frames everywhere, for a check of the script.)
+# (CPU_FIRST_FRAMES=60: fewer frames everywhere, for a check of the script;
+# EXTRA_OPTS="cpu_first=300 ...": more filter options to compare.)
 set -u
 F=${1:?usage: tools/gpu-cpu-first.sh <ffmpeg> [models-dir]}
 models=${2:-}
@@ -50,7 +51,7 @@ for n in 1 5 25 100; do
     runs=$([ "$n" = 1 ] && echo 7 || echo 5)
     timed "$runs" "$n frame(s), no filter" "$dir/s.log" \
         "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -map 0 -map 1 -frames:v "$n" -f null -
-    for opt in "" cpu_first=0 backend=hip backend=cpu; do
+    for opt in "" ${EXTRA_OPTS:-} cpu_first=0 backend=hip backend=cpu; do
         timed "$runs" "$n frame(s), vmaf_hip${opt:+=$opt}" "$dir/s.log" \
             "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
             -lavfi "vmaf_hip${opt:+=$opt}" -frames:v "$n" -f null -
@@ -64,7 +65,7 @@ for n in 5 25 50 100; do
     t=$(awk "BEGIN { print $n / 25 }")
     timed 5 "$n frame(s), no filter" "$dir/s.log" \
         "$F" -v error $IN -t "$t" -i "$dir/dis.yuv" $IN -t "$t" -i "$dir/ref.yuv" -map 0 -map 1 -f null -
-    for opt in "" cpu_first=0 backend=cpu; do
+    for opt in "" ${EXTRA_OPTS:-} cpu_first=0 backend=cpu; do
         timed 5 "$n frame(s), vmaf_hip${opt:+=$opt}" "$dir/s.log" \
             "$F" -v verbose $IN -t "$t" -i "$dir/dis.yuv" $IN -t "$t" -i "$dir/ref.yuv" \
             -lavfi "vmaf_hip${opt:+=$opt}" -f null -
@@ -77,7 +78,7 @@ done
 echo "== 2. whole runs: $N frames of 1080p 8-bit"
 timed 3 "no filter" "$dir/w.log" "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
     -map 0 -map 1 -f null -
-for opt in "" cpu_first=0; do
+for opt in "" ${EXTRA_OPTS:-} cpu_first=0; do
     timed 3 "vmaf_hip${opt:+=$opt}" "$dir/w.log" "$F" -v verbose $IN -i "$dir/dis.yuv" \
         $IN -i "$dir/ref.yuv" -lavfi "vmaf_hip${opt:+=$opt}" -f null -
     grep -E "From frame|held while|GPU ready" "$dir/w.log" | sed 's/^\[[^]]*\] /   last run: /'

@@ -114,16 +114,20 @@ static void release_slot(FrameSlot *s)
 
 /* Wait for feature i's turn at frame index, run it, pass the turn on. */
 static int run_shared(EngineFrames *fr, int i, FFVmafFeature *f, unsigned index,
-                      const FFVmafPicture *ref, const FFVmafPicture *dis, int run)
+                      const FFVmafPicture *ref, const FFVmafPicture *dis, int run,
+                      int64_t *waited)
 {
     FFVmafEngine *e = fr->e;
     int ret = 0;
+
+    int64_t t0 = av_gettime_relative();
 
     ff_mutex_lock(&fr->lock);
     while (fr->turn[i] != index)
         ff_cond_wait(&fr->cond, &fr->lock);
     run = run && !fr->err;
     ff_mutex_unlock(&fr->lock);
+    *waited += av_gettime_relative() - t0;
     if (run && ff_vmaf_engine_runs_on(e, f, index)) {
         f->step = index;
         ret = f->ex->extract(f, ref, dis, index, e->fc);
@@ -136,7 +140,8 @@ static int run_shared(EngineFrames *fr, int i, FFVmafFeature *f, unsigned index,
     return ret;
 }
 
-static int run_frame(FrameWorker *w, FrameSlot *s)
+/* *waited: the time spent waiting for shared features' turns. */
+static int run_frame(FrameWorker *w, FrameSlot *s, int64_t *waited)
 {
     EngineFrames *fr = w->fr;
     FFVmafEngine *e = fr->e;
@@ -159,7 +164,7 @@ static int run_frame(FrameWorker *w, FrameSlot *s)
         int r;
         if (!fr->shared[i] || !on_cpu(e->features[i]))
             continue;
-        r = run_shared(fr, i, e->features[i], index, ref, dis, ret >= 0);
+        r = run_shared(fr, i, e->features[i], index, ref, dis, ret >= 0, waited);
         if (ret >= 0)
             ret = r;
     }
@@ -184,7 +189,7 @@ static void *worker_main(void *arg)
     ff_mutex_lock(&fr->lock);
     for (;;) {
         FrameSlot *s;
-        int64_t t0;
+        int64_t t0, waited;
         int ret;
         while (!fr->quit && !(slot_of(fr, fr->next_run)->state == SLOT_QUEUED &&
                               slot_of(fr, fr->next_run)->index == fr->next_run))
@@ -195,9 +200,12 @@ static void *worker_main(void *arg)
         s->state = SLOT_RUNNING;
         ff_mutex_unlock(&fr->lock);
 
+        /* The frame's own time: not the waits for the turns of the
+         * frames before it. */
+        waited = 0;
         t0  = av_gettime_relative();
-        ret = run_frame(w, s);
-        t0  = av_gettime_relative() - t0;
+        ret = run_frame(w, s, &waited);
+        t0  = av_gettime_relative() - t0 - waited;
         release_slot(s);
 
         ff_mutex_lock(&fr->lock);
