@@ -767,18 +767,17 @@ static int move_to_gpu(AVFilterContext *ctx)
 /*
  * The inputs have ended, the GPU not started: whether the CPU would score
  * the pairs left (on the threads asked for, at the time a frame has taken
- * so far, longer with more threads) sooner than the GPU could take over: its start, as it costs
- * the process, and the CPU's frames in flight, which finish first. 1: it
+ * so far, longer with more threads) sooner than the GPU could take over:
+ * its start, as it costs the process, and the CPU's frames in flight,
+ * which finish first. 1: it
  * would (*left_ms, its time); 0: the GPU is worth it; -1: no frame timed
  * yet, and the time since the first pair does not decide it either.
  */
-static int cpu_finishes_sooner(VMAFHIPContext *s, int64_t ran_us, int64_t *left_ms)
+static int cpu_finishes_sooner(VMAFHIPContext *s, unsigned left, int64_t ran_us,
+                               int64_t *left_ms)
 {
     const int threads  = s->n_threads ? s->n_threads : av_cpu_count();
     const int64_t cost = ff_vmaf_engine_gpu_start_cost_ms();
-    const unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
-                          ff_vmaf_engine_nb_features_done(s->engine) +
-                          av_fifo_can_read(s->waiting);
     const int64_t rounds = (left + threads - 1) / threads;
     int64_t frame_us = ff_vmaf_engine_cpu_frame_us(s->engine);
 
@@ -813,19 +812,21 @@ static int advance_cpu_phase(AVFilterContext *ctx)
     if (!s->cpu_phase || (ff_outlink_get_status(ctx->outputs[0]) && !s->fs.eof))
         return 0;
     ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
-    if (!s->gpu_warming && s->start_time && s->fs.eof &&
-        (cpu = cpu_finishes_sooner(s, ran_us, &left_ms)) > 0) {
+    if (!s->gpu_warming && s->start_time && s->fs.eof) {
+        /* Pairs not yet scored: in flight and held. */
         unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
-                        ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
-        int ret;
-        s->cpu_phase = 0;
-        if ((ret = ff_vmaf_engine_finish_on_cpu(s->engine)) < 0)
-            return ret;
-        av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with %u frame pairs left to score, about "
-               "%"PRId64" ms on the CPU: the GPU is not started; %d CPU thread%s.\n", left,
-               left_ms, ff_vmaf_engine_nb_threads(s->engine),
-               ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-        return 0;
+               ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
+        if ((cpu = cpu_finishes_sooner(s, left, ran_us, &left_ms)) > 0) {
+            int ret;
+            s->cpu_phase = 0;
+            if ((ret = ff_vmaf_engine_finish_on_cpu(s->engine)) < 0)
+                return ret;
+            av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with %u frame pairs left to score, "
+                   "about %"PRId64" ms on the CPU: the GPU is not started; %d CPU thread%s.\n",
+                   left, left_ms, ff_vmaf_engine_nb_threads(s->engine),
+                   ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
+            return 0;
+        }
     }
     if (!s->gpu_warming && s->start_time && !cpu &&
         (ran_us >= s->cpu_first * INT64_C(1000) || s->fs.eof)) {

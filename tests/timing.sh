@@ -14,6 +14,17 @@ t_ffmpeg() { # name args...: runs ffmpeg, keeps its log and status
 }
 t_ok()   { [ "$(cat "$timing/$1.rc")" = 0 ]; }
 t_says() { grep -q -- "$2" "$timing/$1.log"; }
+t_same_logs() { # frames reference runs...: the reference's JSON log has that many frames, each run's the same frames and pooled values
+    python3 - "$@" <<'EOF_PY'
+import json, sys
+n, ref = int(sys.argv[1]), json.load(open(sys.argv[2]))
+assert len(ref['frames']) == n, (len(ref['frames']), n)
+for f in sys.argv[3:]:
+    run = json.load(open(f))
+    assert run['frames'] == ref['frames'], f
+    assert run['pooled_metrics'] == ref['pooled_metrics'], f
+EOF_PY
+}
 
 # A reference that starts one frame late: scored from the first pair, with a warning.
 t_ffmpeg late -f lavfi -i "$src" -f lavfi -i "$src" \
@@ -122,15 +133,12 @@ echo "slow GPU: held $(held slow_end) (input ended), $(held slow_on) (input went
 if t_ok slow_cpu && t_ok slow_end && t_ok slow_on && t_ok slow_cut && t_ok slow_wait &&
    [ "$(held slow_end)" = 150 ] && [ "$(held slow_on)" -gt 0 ] && [ "$(held slow_on)" -lt 150 ] &&
    [ -z "$(held slow_wait)" ] &&
-   python3 - "$timing"/slow_cpu.json "$timing"/slow_end.json "$timing"/slow_on.json \
-             "$timing"/slow_wait.json "$timing"/slow_cut.json "$timing/slow_cut.meta" <<'EOF_PY'
+   t_same_logs 150 "$timing"/slow_cpu.json "$timing"/slow_end.json "$timing"/slow_on.json \
+                   "$timing"/slow_wait.json &&
+   python3 - "$timing"/slow_cpu.json "$timing"/slow_cut.json "$timing/slow_cut.meta" <<'EOF_PY'
 import json, sys
-cpu, end, on, wait, cut = (json.load(open(f)) for f in sys.argv[1:6])
-assert len(cpu['frames']) == 150
-for run in (end, on, wait):
-    assert run['frames'] == cpu['frames']
-    assert run['pooled_metrics'] == cpu['pooled_metrics']
-meta = sum(1 for l in open(sys.argv[6]) if l.startswith('frame:'))
+cpu, cut = (json.load(open(f)) for f in sys.argv[1:3])
+meta = sum(1 for l in open(sys.argv[3]) if l.startswith('frame:'))
 frames = cut['frames']
 assert len(frames) == meta and 120 <= meta <= 123, (len(frames), meta)
 for f in frames:
@@ -169,30 +177,24 @@ t_ffmpeg cf_mixed_cpu -f lavfi -i "$cf" -f lavfi -i "$cf" \
 slow_gpu cf_mixed -v verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
     -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/cpu_first=100:n_threads=3/; s/NAME/cf_mixed/')"
 moved() { sed -n 's/.*From frame \([0-9][0-9]*\) on: .* on the GPU.*/\1/p' "$timing/$1.log"; }
-cf_held() { sed -n 's/.* \([0-9][0-9]*\) frame pairs .* were held while the GPU started.*/\1/p' "$timing/$1.log"; }
 cf_moved() { # name: moved mid-stream after holding pairs, and back after the simulated failure
-    [ "$(moved $1)" -ge 1 ] 2>/dev/null && [ "$(cf_held $1)" -ge 1 ] 2>/dev/null &&
+    [ "$(moved $1)" -ge 1 ] 2>/dev/null && [ "$(held $1)" -ge 1 ] 2>/dev/null &&
     t_says $1 "The GPU failed; finishing the stream on the CPU from frame $(moved $1)\."
 }
 echo "one frame: $(grep -c 'simulated GPU' "$timing/cf_one.log") GPU opened; 1 thread: moved at frame" \
-     "$(moved cf_long1), $(cf_held cf_long1) pairs held; 3 threads: at $(moved cf_long3)," \
-     "$(cf_held cf_long3) held" > "$timing/cf.txt"
+     "$(moved cf_long1), $(held cf_long1) pairs held; 3 threads: at $(moved cf_long3)," \
+     "$(held cf_long3) held" > "$timing/cf.txt"
 if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 && t_ok cf_mixed_cpu && t_ok cf_mixed &&
    ! grep -q "simulated GPU\|starting the GPU" "$timing/cf_one.log" &&
    cf_moved cf_long1 && cf_moved cf_long3 && cf_moved cf_mixed &&
    t_says cf_mixed "float_vif, motion on the CPU; 3 CPU threads" &&
-   python3 - "$timing"/cf_cpu.json "$timing"/cf_one.json "$timing"/cf_long1.json \
-             "$timing"/cf_long3.json "$timing"/cf_mixed_cpu.json "$timing"/cf_mixed.json <<'EOF_PY'
+   t_same_logs 100 "$timing"/cf_mixed_cpu.json "$timing"/cf_mixed.json &&
+   t_same_logs 100 "$timing"/cf_cpu.json "$timing"/cf_long1.json "$timing"/cf_long3.json &&
+   python3 - "$timing"/cf_cpu.json "$timing"/cf_one.json <<'EOF_PY'
 import json, sys
-cpu, one, long1, long3, mixed_cpu, mixed = (json.load(open(f)) for f in sys.argv[1:7])
-assert len(mixed_cpu['frames']) == 100 and mixed['frames'] == mixed_cpu['frames']
-assert mixed['pooled_metrics'] == mixed_cpu['pooled_metrics']
-assert len(cpu['frames']) == 100
+cpu, one = (json.load(open(f)) for f in sys.argv[1:3])
 # The frames that left the filter before the output ended, as always.
 assert 1 <= len(one['frames']) < 100 and one['frames'] == cpu['frames'][:len(one['frames'])]
-for run in (long1, long3):
-    assert run['frames'] == cpu['frames']
-    assert run['pooled_metrics'] == cpu['pooled_metrics']
 EOF_PY
 then
     pass "timing: backend=auto scores on the CPU first, never opens the GPU for a short run, and moves to it mid-stream with the CPU's values ($(cat "$timing/cf.txt"))"
@@ -226,21 +228,14 @@ gpu_starting_in 1 cfe_move -v verbose $cfe_in -i "$timing/cfe_dis.yuv" \
     $cfe_in -i "$timing/cfe_ref.yuv" -lavfi "$(cfe_graph cpu_first=60000:n_threads=6 cfe_move)"
 cfe_left() { sed -n 's/.*The inputs ended with \([0-9][0-9]*\) frame pairs left.*/\1/p' "$timing/$1.log"; }
 echo "on the CPU: $(cfe_left cfe_stay) pairs left at the end of the inputs; on the GPU: moved at frame" \
-     "$(moved cfe_move), $(cf_held cfe_move) pairs held" > "$timing/cfe.txt"
+     "$(moved cfe_move), $(held cfe_move) pairs held" > "$timing/cfe.txt"
 if t_ok cfe_cpu && t_ok cfe_stay && t_ok cfe_move &&
    [ "$(cfe_left cfe_stay)" -ge 1 ] 2>/dev/null &&
    t_says cfe_stay "the GPU is not started; 6 CPU threads" &&
    ! grep -q "simulated GPU\|starting the GPU" "$timing/cfe_stay.log" &&
    t_says cfe_move "The inputs ended with more left to score than the GPU's start costs: starting the GPU" &&
    cf_moved cfe_move &&
-   python3 - "$timing"/cfe_cpu.json "$timing"/cfe_stay.json "$timing"/cfe_move.json <<'EOF_PY'
-import json, sys
-cpu, stay, move = (json.load(open(f)) for f in sys.argv[1:4])
-assert len(cpu['frames']) == 200
-for run in (stay, move):
-    assert run['frames'] == cpu['frames']
-    assert run['pooled_metrics'] == cpu['pooled_metrics']
-EOF_PY
+   t_same_logs 200 "$timing"/cfe_cpu.json "$timing"/cfe_stay.json "$timing"/cfe_move.json
 then
     pass "timing: inputs that end on the CPU first finish there when that is sooner than the GPU's start, else start it at once ($(cat "$timing/cfe.txt"))"
 else

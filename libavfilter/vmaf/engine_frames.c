@@ -118,9 +118,8 @@ static int run_shared(EngineFrames *fr, int i, FFVmafFeature *f, unsigned index,
                       int64_t *waited)
 {
     FFVmafEngine *e = fr->e;
-    int ret = 0;
-
     int64_t t0 = av_gettime_relative();
+    int ret = 0;
 
     ff_mutex_lock(&fr->lock);
     while (fr->turn[i] != index)

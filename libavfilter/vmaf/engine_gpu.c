@@ -386,22 +386,31 @@ void ff_vmaf_engine_free_recent(FFVmafEngine *e)
     }
 }
 
-/* The stream stays on the CPU after its start: the cap on the threads of
- * the CPU's start is lifted, the rest on as many as asked for. */
-static int cpu_threads_as_asked(FFVmafEngine *e)
+/* New frame workers, nb_threads of them (none for 1), for the frames from
+ * the next on, once those in flight are done. */
+static int restart_frame_workers(FFVmafEngine *e, int nb_threads)
 {
     int ret;
 
-    if (!e->frames || e->nb_threads_asked <= e->nb_threads || e->flushed)
-        return 0;
     if ((ret = ff_vmaf_engine_frames_drain(e)) < 0)
         return ret;
     ff_vmaf_engine_frames_free(e);
     e->nb_threads = 1;
-    if ((ret = ff_vmaf_engine_frames_init(e, e->nb_threads_asked)) < 0)
+    if (nb_threads == 1)
+        return 0;
+    if ((ret = ff_vmaf_engine_frames_init(e, nb_threads)) < 0)
         return ret;
-    e->nb_threads = e->nb_threads_asked;
+    e->nb_threads = nb_threads;
     return 0;
+}
+
+/* The stream stays on the CPU after its start: the cap on the threads of
+ * the CPU's start is lifted, the rest on as many as asked for. */
+static int cpu_threads_as_asked(FFVmafEngine *e)
+{
+    if (!e->frames || e->nb_threads_asked <= e->nb_threads || e->flushed)
+        return 0;
+    return restart_frame_workers(e, e->nb_threads_asked);
 }
 
 int ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e)
@@ -440,22 +449,16 @@ int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
     }
     ff_vmaf_engine_free_recent(e);
     if (!e->gpu)
-        return ret < 0 ? ret : cpu_threads_as_asked(e);
+        return cpu_threads_as_asked(e);
     e->delay = 0;
     for (int i = 0; i < e->nb_features; i++)
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
     /* The workers of the CPU's start go: with nothing left for them, one
      * thread and no copy of each picture; features left on the CPU get
      * the threads asked for. */
-    if (e->frames) {
-        ff_vmaf_engine_frames_free(e);
-        e->nb_threads = 1;
-        if (ff_vmaf_engine_cpu_features(e) && e->nb_threads_asked != 1) {
-            if ((ret = ff_vmaf_engine_frames_init(e, e->nb_threads_asked)) < 0)
-                return ret;
-            e->nb_threads = e->nb_threads_asked;
-        }
-    }
+    if (e->frames &&
+        (ret = restart_frame_workers(e, ff_vmaf_engine_cpu_features(e) ? e->nb_threads_asked : 1)) < 0)
+        return ret;
     av_log(e->log_ctx, AV_LOG_DEBUG, "GPU started at frame %u.\n", first);
     return 0;
 }
