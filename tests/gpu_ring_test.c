@@ -5,7 +5,8 @@
  *    ff_vmaf_gpu_parallel() calls on the staging threads;
  *  - ff_vmaf_gpu_parallel() called from the background runs every job
  *    exactly once, none of them on the caller's thread;
- *  - freeing the ring waits for the background work still running.
+ *  - freeing the ring waits for the background work still running;
+ *  - a ring asked for at most n threads (n_threads) stages on n.
  * The engine hands SpEED's block models to that thread while the caller
  * stages and queues the next frame; a lost, doubled or overlapping job
  * there would change values only now and then.
@@ -121,7 +122,7 @@ int main(void)
     setenv("VMAF_HIP_SIMULATE_GPU", "1", 1);
     av_log_set_level(AV_LOG_ERROR);
     av_cpu_force_count(8);
-    if (!b || !w || !mine || ff_vmaf_gpu_alloc(&b->g, 0, NULL, NULL, &geo, 1, NULL) < 0) {
+    if (!b || !w || !mine || ff_vmaf_gpu_alloc(&b->g, 0, NULL, NULL, &geo, 1, 0, NULL) < 0) {
         printf("FAIL the simulated ring could not be made\n0 passed, 1 failed\n");
         return 1;
     }
@@ -156,6 +157,16 @@ int main(void)
     ret = ff_vmaf_gpu_background(b->g, slow_work, &slow_done);
     ff_vmaf_gpu_free(&b->g);
     check(ret >= 0 && atomic_load(&slow_done), "freeing the ring waits for the background work");
+
+    /* n_threads bounds the ring's threads too (processes sharing cores). */
+    for (int t = 1; t <= 2; t++) {
+        FFVmafGpu *g = NULL;
+        ret = ff_vmaf_gpu_alloc(&g, 0, NULL, NULL, &geo, 1, t, NULL);
+        check(ret >= 0 && ff_vmaf_gpu_nb_threads(g) == t,
+              t == 1 ? "n_threads=1: the pictures are staged on the caller's thread alone"
+                     : "n_threads=2: the pictures are staged on 2 threads");
+        ff_vmaf_gpu_free(&g);
+    }
 
     free(b);
     free(w);

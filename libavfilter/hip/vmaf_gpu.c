@@ -130,7 +130,8 @@ static size_t raw_offset(const FFVmafGpu *g, int w)
 }
 
 int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
-                      const FFVmafGeometry *geo, int nb_planes, void *log_ctx)
+                      const FFVmafGeometry *geo, int nb_planes, int max_threads,
+                      void *log_ctx)
 {
     FFVmafGpu *g = av_mallocz(sizeof(*g));
     size_t host_size;
@@ -163,6 +164,9 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
      * pair's planes, up to 6 and half the cores. */
     g->nb_stagers = av_clip((int)((host_size + (1 << 20) - 1) >> 20), 1, 6);
     g->nb_stagers = FFMIN(g->nb_stagers, FFMAX(av_cpu_count() / 2, 1));
+    /* Threads the user counted on (several processes sharing the cores). */
+    if (max_threads > 0)
+        g->nb_stagers = FFMIN(g->nb_stagers, max_threads);
     pool_init(&g->stagers, g->nb_stagers);
 
     ret = cu_ctx ? ff_gpu_open_cuda_context(&g->gpu, cu_ctx, log_ctx)

@@ -263,7 +263,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
 
     t0  = av_gettime_relative();
     ret = ff_vmaf_gpu_alloc(&e->gpu, e->device, e->cu_ctx, e->cu_stream, &e->geo,
-                            nb_planes, e->log_ctx);
+                            nb_planes, e->nb_threads_asked, e->log_ctx);
     t1  = av_gettime_relative();
     if (ret < 0) {
         if (e->backend == FF_VMAF_BACKEND_GPU) {
@@ -324,8 +324,10 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         goto fail;
     e->gpu_collected = first;
     av_log(e->log_ctx, AV_LOG_VERBOSE, "GPU ready in %.1f ms: runtime, context and ring "
-           "%.1f ms, kernels %.1f ms.\n", (av_gettime_relative() - t0) / 1000.0,
-           (t1 - t0) / 1000.0, (av_gettime_relative() - t1) / 1000.0);
+           "%.1f ms, kernels %.1f ms; pictures staged on %d thread%s.\n",
+           (av_gettime_relative() - t0) / 1000.0, (t1 - t0) / 1000.0,
+           (av_gettime_relative() - t1) / 1000.0, e->gpu->nb_stagers,
+           e->gpu->nb_stagers == 1 ? "" : "s");
     return 0;
 fail:
     enter(e);
