@@ -100,7 +100,7 @@ run() {
     [ "$loops" -gt 0 ] && lp="-stream_loop $loops"
     for r in $(seq "$R"); do
         pids=()
-        rm -f "$dir"/logs/p*.json
+        rm -f "$dir"/logs/p*.json "$dir"/logs/p*.err
         cpu_s c0
         t0=$(date +%s%N)
         for i in $(seq "$P"); do
@@ -124,7 +124,7 @@ run() {
         "$(awk -v p="$P" -v n="$N" -v l="$loops" -v ms="$ms" 'BEGIN { print p * n * (l + 1) * 1000 / ms }')" \
         "$([ $fail = 0 ] || echo "; $fail processes FAILED")"
     # The cores' time, all rounds: of the wall time times the cores, and a pair.
-    awk -v c="$cpu_ms" -v w="$(echo $walls | tr ' ' '+' | bc)" -v n="$(nproc)" \
+    awk -v c="$cpu_ms" -v w="$(echo $walls | awk '{ for (i = 1; i <= NF; i++) t += $i; print t }')" -v n="$(nproc)" \
         -v pairs="$((P * N * (loops + 1) * R))" \
         'BEGIN { printf "   CPU: %.0f %% of %d cores busy, %.2f ms of CPU time a pair\n", 100 * c / (w * n), n, c / pairs }'
     if [ "$opts" != - ]; then

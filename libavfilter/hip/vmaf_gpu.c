@@ -410,11 +410,11 @@ static void stage_job(void *priv, int j, int n)
             continue;
         }
         if (c->linesize == (ptrdiff_t)c->row) {
-            memcpy(dst, src, (y1 - y0) * c->row);
+            g->pdsp.copy_stream(dst, src, (y1 - y0) * c->row);
             continue;
         }
         for (size_t y = y0; y < y1; y++, src += c->linesize, dst += c->row)
-            memcpy(dst, src, c->row);
+            g->pdsp.copy_stream(dst, src, c->row);
     }
 }
 

@@ -18,6 +18,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "libavutil/attributes.h"
 
 #include "picture_dsp.h"
@@ -33,9 +35,15 @@ unsigned ff_vmaf_copy_clamp16_c(uint16_t *dst, const uint16_t *src, size_t n, un
     return over;
 }
 
+void ff_vmaf_copy_stream_c(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+
 av_cold void ff_vmaf_picture_dsp_init(FFVmafPictureDSPContext *c)
 {
     c->copy_clamp16 = ff_vmaf_copy_clamp16_c;
+    c->copy_stream  = ff_vmaf_copy_stream_c;
 #if ARCH_X86_64
     ff_vmaf_picture_dsp_init_x86(c);
 #endif

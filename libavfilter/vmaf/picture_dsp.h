@@ -18,8 +18,9 @@
 
 /**
  * @file
- * Copies of picture rows: the staging of 10- and 12-bit samples for the
- * GPU, clamped to the depth's maximum on the way.
+ * Copies of picture rows into the memory the GPU uploads from (staging):
+ * 8-bit rows as they are, 10- and 12-bit samples clamped to the depth's
+ * maximum on the way.
  */
 
 #ifndef AVFILTER_VMAF_PICTURE_DSP_H
@@ -35,8 +36,19 @@
 unsigned ff_vmaf_copy_clamp16_c(uint16_t *dst, const uint16_t *src, size_t n, unsigned max);
 unsigned ff_vmaf_copy_clamp16_avx2(uint16_t *dst, const uint16_t *src, size_t n, unsigned max);
 
+/**
+ * Copy n bytes into memory that the CPU does not read again soon (the GPU's
+ * staging): the SIMD versions store around the caches, which spares the
+ * memory the reads of the destination a cached store makes first, and the
+ * caches the frames' bytes. When it returns, the bytes are visible to other
+ * threads and to the device like any store's. No alignment is needed.
+ */
+void ff_vmaf_copy_stream_c(uint8_t *dst, const uint8_t *src, size_t n);
+void ff_vmaf_copy_stream_avx2(uint8_t *dst, const uint8_t *src, size_t n);
+
 typedef struct FFVmafPictureDSPContext {
     unsigned (*copy_clamp16)(uint16_t *dst, const uint16_t *src, size_t n, unsigned max);
+    void (*copy_stream)(uint8_t *dst, const uint8_t *src, size_t n);
 } FFVmafPictureDSPContext;
 
 /** The C versions, then the SIMD ones av_get_cpu_flags() allows. */

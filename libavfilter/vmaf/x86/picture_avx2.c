@@ -16,6 +16,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <string.h>
+
 #include "../picture_dsp.h"
 #include "simd.h"
 
@@ -37,6 +39,38 @@ unsigned ff_vmaf_copy_clamp16_avx2(uint16_t *dst, const uint16_t *src, size_t n,
     /* Any lane above max: max(hi, max) differs from max there. */
     over = _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(hi, vmax), vmax)) != -1;
     return over | ff_vmaf_copy_clamp16_c(dst + i, src + i, n - i, max);
+}
+
+/*
+ * Non-temporal stores of 128 bytes a step once dst is 32-byte aligned; the
+ * ends are copied with memcpy. They are weakly ordered: the fence makes
+ * them visible before the caller signals anyone (the upload is queued
+ * after the copying threads are joined).
+ */
+void ff_vmaf_copy_stream_avx2(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    size_t head = (32 - ((uintptr_t)dst & 31)) & 31, i = 0;
+
+    if (n < 256) {
+        memcpy(dst, src, n);
+        return;
+    }
+    memcpy(dst, src, head);
+    dst += head;
+    src += head;
+    n   -= head;
+    for (; i + 128 <= n; i += 128) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
+        __m256i d = _mm256_loadu_si256((const __m256i *)(src + i + 96));
+        _mm256_stream_si256((__m256i *)(dst + i), a);
+        _mm256_stream_si256((__m256i *)(dst + i + 32), b);
+        _mm256_stream_si256((__m256i *)(dst + i + 64), c);
+        _mm256_stream_si256((__m256i *)(dst + i + 96), d);
+    }
+    _mm_sfence();
+    memcpy(dst + i, src + i, n - i);
 }
 
 FF_VMAF_TARGET_END

@@ -23,6 +23,8 @@
 
 av_cold void ff_vmaf_picture_dsp_init_x86(FFVmafPictureDSPContext *c)
 {
-    if (av_get_cpu_flags() & AV_CPU_FLAG_AVX2)
+    if (av_get_cpu_flags() & AV_CPU_FLAG_AVX2) {
         c->copy_clamp16 = ff_vmaf_copy_clamp16_avx2;
+        c->copy_stream  = ff_vmaf_copy_stream_avx2;
+    }
 }
