@@ -23,7 +23,11 @@
 
 FF_VMAF_TARGET_BEGIN("avx2")
 
-/* 16 samples a step: the clamp is a min, the check a running max. */
+/*
+ * 16 samples a step: the clamp is a min, the check a running max. The
+ * destination is the GPU's staging memory: once it is 32-byte aligned, the
+ * stores go around the caches (as copy_stream's), fenced at the end.
+ */
 unsigned ff_vmaf_copy_clamp16_avx2(uint16_t *dst, const uint16_t *src, size_t n, unsigned max)
 {
     const __m256i vmax = _mm256_set1_epi16((short)max);
@@ -31,13 +35,23 @@ unsigned ff_vmaf_copy_clamp16_avx2(uint16_t *dst, const uint16_t *src, size_t n,
     unsigned over = 0;
     size_t i = 0;
 
+    if (n >= 128 && !((uintptr_t)dst & 1)) {
+        i = ((32 - ((uintptr_t)dst & 31)) & 31) / 2;
+        over = ff_vmaf_copy_clamp16_c(dst, src, i, max);
+        for (; i + 16 <= n; i += 16) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
+            hi = _mm256_max_epu16(hi, v);
+            _mm256_stream_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
+        }
+        _mm_sfence();
+    }
     for (; i + 16 <= n; i += 16) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
         hi = _mm256_max_epu16(hi, v);
         _mm256_storeu_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
     }
     /* Any lane above max: max(hi, max) differs from max there. */
-    over = _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(hi, vmax), vmax)) != -1;
+    over |= _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(hi, vmax), vmax)) != -1;
     return over | ff_vmaf_copy_clamp16_c(dst + i, src + i, n - i, max);
 }
 
