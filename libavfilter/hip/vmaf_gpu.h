@@ -224,8 +224,8 @@ typedef struct FFVmafGpu {
  * AVERROR(ENODEV) when no GPU answers. With cu_ctx (a CUcontext), work in
  * that context instead, the one hardware frames live in, whose stream
  * cu_stream (NULL: the default stream) writes them. max_threads > 0: the
- * staging copies and the twins' host work use that many threads at most,
- * the caller's included (n_threads); 0: as many as help.
+ * pictures are staged on that many threads at most, the caller's included
+ * (n_threads); 0: as many as help.
  */
 int  ff_vmaf_gpu_alloc(FFVmafGpu **g, int device, void *cu_ctx, void *cu_stream,
                        const FFVmafGeometry *geo, int nb_planes, int max_threads,

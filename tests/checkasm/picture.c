@@ -50,6 +50,15 @@ static void fill(uint16_t *b, size_t n, unsigned max, int mode)
     }
 }
 
+/* c: the C versions; a: those of tier t. */
+static void tier_contexts(int t, FFVmafPictureDSPContext *c, FFVmafPictureDSPContext *a)
+{
+    checkasm_init_tier(0);
+    ff_vmaf_picture_dsp_init(c);
+    checkasm_init_tier(t);
+    ff_vmaf_picture_dsp_init(a);
+}
+
 #define STREAM_MAX (3 * 4096 + 300)
 
 static void check_copy_stream(void)
@@ -63,10 +72,7 @@ static void check_copy_stream(void)
         FFVmafPictureDSPContext c, a;
         int cases = 0;
 
-        checkasm_init_tier(0);
-        ff_vmaf_picture_dsp_init(&c);
-        checkasm_init_tier(t);
-        ff_vmaf_picture_dsp_init(&a);
+        tier_contexts(t, &c, &a);
         if (!checkasm_tier_differs(t, (const void *)c.copy_stream, (const void *)a.copy_stream))
             continue;
         /* Lengths about the vector and block sizes, then random ones; the
@@ -117,10 +123,7 @@ void checkasm_check_picture(void)
         FFVmafPictureDSPContext c, a;
         int cases = 0;
 
-        checkasm_init_tier(0);
-        ff_vmaf_picture_dsp_init(&c);
-        checkasm_init_tier(t);
-        ff_vmaf_picture_dsp_init(&a);
+        tier_contexts(t, &c, &a);
         if (!checkasm_tier_differs(t, (const void *)c.copy_clamp16, (const void *)a.copy_clamp16))
             continue;
         for (int di = 0; di < 2; di++) {

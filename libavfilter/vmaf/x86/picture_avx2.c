@@ -18,10 +18,28 @@
 
 #include <string.h>
 
+#include "libavutil/attributes.h"
+
 #include "../picture_dsp.h"
 #include "simd.h"
 
 FF_VMAF_TARGET_BEGIN("avx2")
+
+/* Samples i.. in steps of 16 (stream: dst + i is 32-byte aligned, the
+ * stores go around the caches); returns where it stopped. */
+static av_always_inline size_t clamp16_steps(uint16_t *dst, const uint16_t *src, size_t i,
+                                             size_t n, __m256i vmax, __m256i *hi, int stream)
+{
+    for (; i + 16 <= n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
+        *hi = _mm256_max_epu16(*hi, v);
+        if (stream)
+            _mm256_stream_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
+        else
+            _mm256_storeu_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
+    }
+    return i;
+}
 
 /*
  * 16 samples a step: the clamp is a min, the check a running max. The
@@ -33,22 +51,15 @@ unsigned ff_vmaf_copy_clamp16_avx2(uint16_t *dst, const uint16_t *src, size_t n,
     const __m256i vmax = _mm256_set1_epi16((short)max);
     __m256i hi = _mm256_setzero_si256();
     unsigned over = 0;
-    size_t i = 0;
+    size_t i;
 
     if (n >= 128 && !((uintptr_t)dst & 1)) {
         i = ((32 - ((uintptr_t)dst & 31)) & 31) / 2;
         over = ff_vmaf_copy_clamp16_c(dst, src, i, max);
-        for (; i + 16 <= n; i += 16) {
-            __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
-            hi = _mm256_max_epu16(hi, v);
-            _mm256_stream_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
-        }
+        i = clamp16_steps(dst, src, i, n, vmax, &hi, 1);
         _mm_sfence();
-    }
-    for (; i + 16 <= n; i += 16) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
-        hi = _mm256_max_epu16(hi, v);
-        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_min_epu16(v, vmax));
+    } else {
+        i = clamp16_steps(dst, src, 0, n, vmax, &hi, 0);
     }
     /* Any lane above max: max(hi, max) differs from max there. */
     over |= _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(hi, vmax), vmax)) != -1;
