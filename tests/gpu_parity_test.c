@@ -10,7 +10,8 @@
  * Exit status 0 when every case matches; 77 when no GPU answers.
  * A key listed in a set's `differs` may differ (a GPU math function
  * where the CPU calls libm, say): its largest difference is printed
- * and the case still passes; every other key must be identical.
+ * and the case still passes; every other key must be identical. No set
+ * lists one now.
  */
 
 #include <inttypes.h>
@@ -59,7 +60,7 @@ static const Config configs[] = {
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17|"
       "name=cambi:enc_width=960:enc_height=540:enc_bitdepth=8:topk=0.05:max_log_contrast=3|"
       "name=cambi:window_size=40:max_log_contrast=5:cambi_topk=0.01:eotf=pq" },
-    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "ciede2000" },
+    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
     /* The speed_chroma instances of the vmaf_v1.0.16 models; the _2160 ones
      * prescale (apart: small clips refuse them). */
@@ -104,7 +105,9 @@ static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc
     uint32_t seed = 12345u + 977u * n + (distorted ? 55555u : 0);
 
     for (int p = 0; p < 3; p++) {
-        int pw = p ? w >> 1 : w, ph = p ? h >> 1 : h;
+        /* Chroma planes rounded up, as FFmpeg's are (ciede reads the last
+         * column and row at odd sizes); the picture's size rounded down. */
+        int pw = p ? (w + 1) >> 1 : w, ph = p ? (h + 1) >> 1 : h;
         av_freep(&planes[p]);
         planes[p] = av_malloc((size_t)pw * ph * bytes);
         for (int y = 0; y < ph; y++)
@@ -130,8 +133,8 @@ static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc
             }
         pic->data[p]     = planes[p];
         pic->linesize[p] = (ptrdiff_t)pw * bytes;
-        pic->w[p] = pw;
-        pic->h[p] = ph;
+        pic->w[p] = p ? w >> 1 : w;
+        pic->h[p] = p ? h >> 1 : h;
     }
     pic->bpc = bpc;
 }
@@ -219,7 +222,7 @@ static int listed(const char *list, const char *key)
 }
 
 static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, const Config *c,
-                   long *compared, char *first_diff, size_t size)
+                   const char *undefined, long *compared, char *first_diff, size_t size)
 {
     const FFVmafFeatureCollector *fa = ff_vmaf_engine_results(a), *fb = ff_vmaf_engine_results(b);
     int diffs = 0;
@@ -232,7 +235,7 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
     for (int k = 0; k < ff_vmaf_collector_nb_keys(fa); k++) {
         const char *key = ff_vmaf_collector_key(fa, k);
         double max_abs = 0, max_rel = 0;
-        int key_diffs = 0, documented = listed(c->differs, key);
+        int key_diffs = 0, documented = listed(c->differs, key) || listed(undefined, key);
         for (int n = 0; n < frames; n++) {
             double va, vb;
             int ha = ff_vmaf_collector_read_at(fa, k, n, &va) >= 0;
@@ -314,7 +317,12 @@ static void check(const char *dir, const Source *src, const char *label, const C
         nb_failed++;
         goto end;
     }
-    diffs = compare(cpu, gpu, src->frames, c, &compared, diff, sizeof(diff));
+    /* At odd sizes of subsampled chroma ciede reads a chroma column and row
+     * past the picture's (libvmaf reads undefined memory there), which the
+     * engine's copies and the ring's do not hold: no value to match. */
+    diffs = compare(cpu, gpu, src->frames, c,
+                    !src->clip && ((src->w & 1) || (src->h & 1)) ? "ciede2000" : NULL,
+                    &compared, diff, sizeof(diff));
     if (diffs || !compared) {
         printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
                mode, diffs, compared, diff);

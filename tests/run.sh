@@ -110,6 +110,9 @@ run_unit "$why" gpu_code_test $need
 run_unit "" gpu_ring_test
 # Recorded work and graphs (gpu_graphs=1), on the simulated GPU: runs everywhere.
 run_unit "" gpu_graph_test
+# The GPU's stand-in for powf(x, 7) in CIEDE2000 against this host's powf,
+# at every argument of its range: runs everywhere.
+run_unit "" ciede_pow7_test
 # GPU against CPU, value by value, for every option set of every feature's
 # twin: built always, run when a GPU answers (it exits 77 when none does).
 if build_test gpu_parity_test; then
