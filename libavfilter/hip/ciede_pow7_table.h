@@ -24,7 +24,7 @@
 /**
  * The host's powf(x, 7) against x^7 rounded to nearest, for every argument
  * near a midpoint in every binade of the range: made on the first call
- * (about 40 ms), kept for the process. AVERROR(ENOSYS) if the host's powf
+ * (about 0.1 s on one core), kept for the process. AVERROR(ENOSYS) if the host's powf
  * is further off than one float there (then the GPU cannot follow it).
  */
 int ff_ciede_powf_table(const FFCiedePowfTable **tab);
