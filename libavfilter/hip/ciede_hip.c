@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "libavutil/error.h"
+#include "libavutil/intmath.h"
 #include "libavutil/log.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
@@ -150,22 +151,13 @@ static int ciede_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 /* Lowest set bit of a positive finite double (2^result); INT_MAX for 0. */
 static int lowest_bit(double v)
 {
-    int e;
     double m;
+    int e;
 
     if (v == 0.0)
         return INT_MAX;
-    m = frexp(v, &e);                   /* v = m 2^e, m in [0.5, 1) */
-    /* m holds at most 53 bits: scale it to an integer and drop zeros. */
-    {
-        uint64_t i = (uint64_t)ldexp(m, 53);
-        int z = 0;
-        while (!(i & 1)) {
-            i >>= 1;
-            z++;
-        }
-        return e - 53 + z;
-    }
+    m = frexp(v, &e);                   /* v = m 2^e, m in [0.5, 1): m 2^53 an integer */
+    return e - 53 + ff_ctzll((uint64_t)ldexp(m, 53));
 }
 
 static int compare_records(const void *a, const void *b)
