@@ -84,6 +84,9 @@ run_unit() {
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
 run_unit "" vmaf_reference_test "$data" "$ref/fullprecision"
+# float_adm's reciprocal estimate is the CPU vendor's: say whose this is, and
+# which cases met the oracle only to within the bound that allows for it.
+grep -E "^RCPSS|this CPU's RCPSS" "$build/vmaf_reference_test.log" 2>/dev/null
 # libvmaf's 6-decimal logs (runs that have no full-precision file): the
 # same printed digits. Only the shared set has them.
 if [ -d "$ref/fullprecision" ] && build_test vmaf_reference_test; then
