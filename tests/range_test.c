@@ -313,6 +313,34 @@ static void test_out_of_range(int bpc, int ss_x, int ss_y, int w, int h, int thr
     ff_vmaf_engine_free(&clamped);
 }
 
+/*
+ * Frames scored on two threads are the engine's copies of the pushed
+ * pictures: the same values as on one thread, which reads the caller's.
+ * At odd 4:2:0 sizes ciede reads the rounded-up chroma's last row, which the
+ * copy must hold too.
+ */
+static void test_copied_frames(int bpc, int ss_x, int ss_y, int w, int h)
+{
+    FFVmafGeometry geo = { w, h, bpc, ss_x, ss_y };
+    FFVmafEngine *one = NULL, *two = NULL;
+    char what[512] = "", features[1024];
+    int ret, diff;
+
+    snprintf(features, sizeof(features), "%s%s", all_features, bpc <= 12 ? psnr_hvs : "");
+    log_text[0] = 0;
+    if ((ret = run(&one, &geo, all_models, features, CONTENT_NATURAL, 0, 0, 1)) < 0 ||
+        (ret = run(&two, &geo, all_models, features, CONTENT_NATURAL, 0, 0, 2)) < 0) {
+        check(0, "%d-bit %s %dx%d on 2 threads: engine error %s: %s", bpc, ss_names[ss_x][ss_y],
+              w, h, av_err2str(ret), log_text);
+    } else {
+        diff = count_differences(one, two, what, sizeof(what));
+        check(!diff, "%d-bit %s %dx%d: the same values on 1 and 2 threads (copied frames)%s%s",
+              bpc, ss_names[ss_x][ss_y], w, h, diff ? ": " : "", what);
+    }
+    ff_vmaf_engine_free(&one);
+    ff_vmaf_engine_free(&two);
+}
+
 /* Black, white and full-swing noise: every value finite. */
 static void test_extremes(int bpc, int ss_x, int ss_y, int w, int h)
 {
@@ -442,6 +470,8 @@ int main(int argc, char **argv)
     test_out_of_range(12, 1, 1, 221, 181, 1);
     test_out_of_range(10, 0, 0, 224, 176, 2);
     test_out_of_range(12, 1, 0, 219, 177, 1);
+    test_copied_frames(8, 1, 1, 221, 181);
+    test_copied_frames(10, 1, 1, 219, 177);
     for (int i = 0; i < 4; i++) {
         test_extremes(depths[i], 1, 1, 221, 181);
         test_extremes(depths[i], 0, 0, 224, 176);

@@ -412,7 +412,7 @@ int ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafP
         if (src->data[i]) {
             if (src->linesize[i] < 0)
                 return AVERROR(ENOSYS);
-            size[i] = (size_t)src->linesize[i] * src->h[i];
+            size[i] = (size_t)src->linesize[i] * ff_vmaf_picture_rows(src, i);
             total  += size[i];
         }
     if (!(f = av_frame_alloc()))

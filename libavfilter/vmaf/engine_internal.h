@@ -123,7 +123,8 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
 int  ff_vmaf_engine_configure_models(FFVmafEngine *e);
 /** How many features run on the CPU. */
 int  ff_vmaf_engine_cpu_features(const FFVmafEngine *e);
-/** A copy of a host picture's planes, held by an AVFrame (ENOSYS: a device picture, or bottom-up). */
+/** A copy of a host picture's planes (chroma rounded up, ff_vmaf_picture_rows()), held by
+ * an AVFrame (ENOSYS: a device picture, or bottom-up). */
 int  ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src);
 /** While the GPU start is deferred: keep a copy of pair index (engine_gpu.c). */
 void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPicture *ref,

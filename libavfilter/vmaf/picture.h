@@ -96,6 +96,16 @@ static inline void ff_vmaf_picture_set_geometry(FFVmafPicture *pic,
     pic->host   = NULL;
 }
 
+/**
+ * Rows of plane p that pic's storage holds: h[p], or for vertically
+ * subsampled chroma the rounded-up ceil(h[0] / 2) of FFmpeg's planes, one
+ * more than libvmaf's size at odd heights (ciede reads that row).
+ */
+static inline int ff_vmaf_picture_rows(const FFVmafPicture *pic, int p)
+{
+    return p && pic->h[p] < pic->h[0] ? (pic->h[0] + 1) >> 1 : pic->h[p];
+}
+
 /** Whether the CPU extractors can read pic as it is. */
 static inline int ff_vmaf_picture_is_plain(const FFVmafPicture *pic)
 {
