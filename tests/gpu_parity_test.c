@@ -139,13 +139,19 @@ static void generate(FFVmafPicture *pic, uint8_t **planes, int w, int h, int bpc
     pic->bpc = bpc;
 }
 
+/* Where a simulated GPU failure strikes. */
+enum Failure {
+    FAIL_QUEUE,     ///< queueing the frame's work
+    FAIL_COLLECT,   ///< reading back its last twin, the others' values written
+};
+
 /*
- * The engine over the source. fail_at >= 0: the GPU fails there; start_at
- * > 0: the frames before it are scored on the CPU, and the GPU takes over
- * there, mid-stream (ff_vmaf_engine_start_gpu()).
+ * The engine over the source. fail_at >= 0: the GPU fails there (where:
+ * fail); start_at > 0: the frames before it are scored on the CPU, and the
+ * GPU takes over there, mid-stream (ff_vmaf_engine_start_gpu()).
  */
 static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Config *c,
-               enum FFVmafBackend backend, int64_t fail_at, int start_at,
+               enum FFVmafBackend backend, int64_t fail_at, enum Failure fail, int start_at,
                char *backends, size_t size)
 {
     FFVmafGeometry geo = { src->w, src->h, src->bpc, 1, 1 };
@@ -167,7 +173,8 @@ static int run(FFVmafEngine **pe, const char *dir, const Source *src, const Conf
         (ret = ff_vmaf_engine_parse_features(e, c->features)) < 0)
         goto end;
     ff_vmaf_engine_set_backend(e, backend, 0);
-    e->gpu_fail_at = fail_at;
+    e->gpu_fail_at         = fail == FAIL_QUEUE   ? fail_at : -1;
+    e->gpu_fail_collect_at = fail == FAIL_COLLECT ? fail_at : -1;
     /* The GPU runs with captured graphs: the runs without them are the
      * engine's default, which every other GPU test and bench runs. */
     ff_vmaf_engine_set_gpu_graphs(e, 1);
@@ -279,7 +286,7 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
 }
 
 static void check(const char *dir, const Source *src, const char *label, const Config *c,
-                  int64_t fail_at, int start_at)
+                  int64_t fail_at, enum Failure fail, int start_at)
 {
     char mode[64] = "";
     FFVmafEngine *cpu = NULL, *gpu = NULL;
@@ -300,10 +307,11 @@ static void check(const char *dir, const Source *src, const char *label, const C
         fclose(f);
     }
     if (fail_at >= 0)
-        snprintf(mode, sizeof(mode), " fallback");
+        snprintf(mode, sizeof(mode), " (GPU failure simulated at frame %"PRId64"%s)", fail_at,
+                 fail == FAIL_COLLECT ? ", in a read-back" : "");
     else if (start_at > 0)
         snprintf(mode, sizeof(mode), " GPU from frame %d", start_at);
-    if ((ret = run(&cpu, dir, src, c, FF_VMAF_BACKEND_CPU, -1, 0, b_cpu, sizeof(b_cpu))) < 0) {
+    if ((ret = run(&cpu, dir, src, c, FF_VMAF_BACKEND_CPU, -1, fail, 0, b_cpu, sizeof(b_cpu))) < 0) {
         /* cambi and speed_chroma refuse small frames: nothing to compare. */
         printf("SKIP %s [%s]: the CPU refuses it too: %s\n", label, c->name, av_err2str(ret));
         goto end;
@@ -312,17 +320,12 @@ static void check(const char *dir, const Source *src, const char *label, const C
          * backend=auto. */
         (ret = run(&gpu, dir, src, c,
                    fail_at >= 0 || start_at > 0 ? FF_VMAF_BACKEND_AUTO : FF_VMAF_BACKEND_GPU,
-                   fail_at, start_at, b_gpu, sizeof(b_gpu))) < 0) {
+                   fail_at, fail, start_at, b_gpu, sizeof(b_gpu))) < 0) {
         printf("FAIL %s [%s]%s: %s\n", label, c->name, mode, av_err2str(ret));
         nb_failed++;
         goto end;
     }
-    /* At odd sizes of subsampled chroma ciede reads a chroma column and row
-     * past the picture's (libvmaf reads undefined memory there), which the
-     * engine's copies and the ring's do not hold: no value to match. */
-    diffs = compare(cpu, gpu, src->frames, c,
-                    !src->clip && ((src->w & 1) || (src->h & 1)) ? "ciede2000" : NULL,
-                    &compared, diff, sizeof(diff));
+    diffs = compare(cpu, gpu, src->frames, c, NULL, &compared, diff, sizeof(diff));
     if (diffs || !compared) {
         printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
                mode, diffs, compared, diff);
@@ -331,7 +334,7 @@ static void check(const char *dir, const Source *src, const char *label, const C
         unsigned graphs, direct;
         ff_vmaf_engine_gpu_graph_runs(gpu, &graphs, &direct);
         printf("PASS %s [%s]%s: %ld values bit-identical, %u of %u feature frames as graphs; %s\n",
-               label, c->name, fail_at >= 0 ? " (GPU failure simulated at frame 1)" : mode,
+               label, c->name, mode,
                compared, graphs, graphs + direct, b_gpu);
         nb_graph_runs += graphs;
         nb_long_cuda_runs += src->frames >= 24 && fail_at < 0 && strstr(b_gpu, "CUDA");
@@ -394,10 +397,10 @@ int main(int argc, char **argv)
             continue;
         fclose(f);
         for (int c = 0; c < nb_configs; c++)
-            check(argv[1], &src, p->name, &configs[c], -1, 0);
+            check(argv[1], &src, p->name, &configs[c], -1, FAIL_QUEUE, 0);
         /* The GPU started mid-stream, after a third of the frames. */
         for (int c = 0; c < nb_configs; c++)
-            check(argv[1], &src, p->name, &configs[c], -1, FFMAX(src.frames / 3, 1));
+            check(argv[1], &src, p->name, &configs[c], -1, FAIL_QUEUE, FFMAX(src.frames / 3, 1));
     }
     for (int i = 0; i < (int)(sizeof(generated) / sizeof(generated[0])); i++) {
         char label[96];
@@ -406,14 +409,18 @@ int main(int argc, char **argv)
                  generated[i].over ? "_out_of_range" : "",
                  generated[i].threads == 1 ? "_1thread" : "");
         for (int c = 0; c < nb_configs; c++)
-            check(argv[1], &generated[i], label, &configs[c], -1, 0);
-        /* A GPU failure at frame 1 must leave every value unchanged. */
+            check(argv[1], &generated[i], label, &configs[c], -1, FAIL_QUEUE, 0);
+        /* A GPU failure at frame 1 must leave every value unchanged, be it
+         * in queueing the frame or in reading back one of its twins. */
         for (int c = 0; c < nb_configs; c++)
-            if (!c || only)
-                check(argv[1], &generated[i], label, &configs[c], 1, 0);
+            if (!c || only) {
+                check(argv[1], &generated[i], label, &configs[c], 1, FAIL_QUEUE, 0);
+                check(argv[1], &generated[i], label, &configs[c], 1, FAIL_COLLECT, 0);
+            }
         /* So must a GPU started mid-stream (up to 1080p: the time). */
         for (int c = 0; c < nb_configs && generated[i].w * generated[i].h <= 1920 * 1080; c++)
-            check(argv[1], &generated[i], label, &configs[c], -1, FFMAX(generated[i].frames / 3, 1));
+            check(argv[1], &generated[i], label, &configs[c], -1, FAIL_QUEUE,
+                  FFMAX(generated[i].frames / 3, 1));
     }
     if (nb_long_cuda_runs && !nb_graph_runs) {
         printf("FAIL graphs: %u runs of 24 frames or more on CUDA, and no feature frame ran as a "

@@ -41,6 +41,7 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
     e->log_ctx = log_ctx;
     e->step    = 1;
     e->gpu_fail_at = -1;
+    e->gpu_fail_collect_at = -1;
     e->frame_limit = UINT_MAX;
     for (int i = 0; i < RECENT_PAIRS; i++)
         e->recent[i].index = -1;

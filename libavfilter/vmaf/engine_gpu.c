@@ -480,8 +480,13 @@ int ff_vmaf_engine_gpu_start_cost_ms(void)
 static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
 {
     unsigned first = e->gpu_collected, step = ff_vmaf_collector_get_step(e->fc);
+    /* Twins that wrote frame `first` before another's read-back failed go
+     * on from the next frame: their values are written, and written once. */
+    const uint64_t collected_by = e->gpu_collected_by;
     FFVmafGpu *gpu = e->gpu;
     int ret = 0;
+
+    e->gpu_collected_by = 0;
 
     /* The frame whose stages run in the background is recomputed below. */
     ff_vmaf_engine_gpu_wait_background(e);
@@ -505,7 +510,8 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     ff_gpu_enter(gpu->gpu);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu && f->ex->to_cpu(f, first) < 0)
+        unsigned from = first + !!(collected_by & (UINT64_C(1) << i));
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu && f->ex->to_cpu(f, from) < 0)
             av_log(e->log_ctx, AV_LOG_WARNING, "Could not release the GPU resources of '%s'.\n",
                    f->ex->name);
     }
@@ -520,7 +526,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
         f->frame_delay = f->ex->frame_delay;
         if (ret < 0)
             break;
-        for (unsigned k = first; k < end && ret >= 0; k++) {
+        for (unsigned k = first + !!(collected_by & (UINT64_C(1) << i)); k < end && ret >= 0; k++) {
             FFVmafPicture pic[2];
             if (!ff_vmaf_engine_runs_on(e, f, k))
                 continue;
@@ -671,6 +677,17 @@ static int has_collect_stages(const FFVmafEngine *e, unsigned index)
     return 0;
 }
 
+/* The position in e->features of the last GPU twin that runs on frame index. */
+static int last_twin(const FFVmafEngine *e, unsigned index)
+{
+    int last = -1;
+    for (int i = 0; i < e->nb_features; i++)
+        if ((e->features[i]->ex->flags & FF_VMAF_EXTRACTOR_GPU) &&
+            ff_vmaf_engine_runs_on(e, e->features[i], index))
+            last = i;
+    return last;
+}
+
 /*
  * Write the GPU values of frames [gpu_collected, end). The collect stages
  * of the last one, when it is from keep on, may be left running in the
@@ -711,13 +728,22 @@ static int collect_frames(FFVmafEngine *e, unsigned end, unsigned keep)
             if (ret >= 0)
                 run_collect_stages(e, index);
         }
+        e->gpu_collected_by = 0;
         for (int i = 0; i < e->nb_features && ret >= 0; i++) {
             FFVmafFeature *f = e->features[i];
-            if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
-                ret = f->ex->collect(f, index, e->fc);
+            if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !ff_vmaf_engine_runs_on(e, f, index))
+                continue;
+            if (index == e->gpu_fail_collect_at && i == last_twin(e, index)) {
+                av_log(e->log_ctx, AV_LOG_WARNING,
+                       "Simulating a failed read-back of '%s' at frame %u.\n", f->ex->name, index);
+                ret = AVERROR_EXTERNAL;
+            } else if ((ret = f->ex->collect(f, index, e->fc)) >= 0) {
+                e->gpu_collected_by |= UINT64_C(1) << i;
+            }
         }
         if (ret < 0)
             break;
+        e->gpu_collected_by = 0;
     }
     leave(e);
     ff_vmaf_collector_set_step(e->fc, step);

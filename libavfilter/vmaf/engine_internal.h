@@ -65,9 +65,16 @@ struct FFVmafEngine {
     int device;
     struct FFVmafGpu *gpu;      ///< NULL when nothing runs on the GPU
     unsigned gpu_collected;     ///< GPU values of frames [0, n) are written
+    /** Features (bit i: features[i]) whose collect of frame gpu_collected
+     * wrote its values before another's failed: the CPU goes on from the
+     * next frame for them. */
+    uint64_t gpu_collected_by;
     unsigned gpu_staged;        ///< 1 + the frame whose collect stages run in the background; 0: none
     char gpu_name[256];
     int64_t gpu_fail_at;        ///< tests: make the GPU fail at this frame (-1: never)
+    /** tests: make the collect of this frame's last GPU twin fail, after the
+     * others wrote their values (-1: never) */
+    int64_t gpu_fail_collect_at;
     int gpu_timing;             ///< measure the GPU time of each frame
     int gpu_graphs;             ///< run the twins' work as captured graphs where possible
     unsigned gpu_graph_runs, gpu_direct_runs; ///< of a ring freed
