@@ -8,10 +8,6 @@
  * Usage: gpu_parity_test <testdata-dir> [max-frames] [config]
  * config: run only the option sets whose name contains it.
  * Exit status 0 when every case matches; 77 when no GPU answers.
- * A key listed in a set's `differs` may differ (a GPU math function
- * where the CPU calls libm, say): its largest difference is printed
- * and the case still passes; every other key must be identical. No set
- * lists one now.
  */
 
 #include <inttypes.h>
@@ -32,7 +28,6 @@
 
 typedef struct Config {
     const char *name, *model, *features;
-    const char *differs;        ///< |-separated keys allowed to differ, documented
 } Config;
 
 /* Models outside the built-in set are read from <testdata-dir>/../models;
@@ -218,18 +213,8 @@ end:
 }
 
 /* Every value of a, bit for bit, in b, and the same number of keys. */
-/* Whether key is one of the |-separated names of list. */
-static int listed(const char *list, const char *key)
-{
-    size_t n = strlen(key);
-    for (const char *p = list; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
-        if (!strncmp(p, key, n) && (p[n] == '|' || !p[n]))
-            return 1;
-    return 0;
-}
-
-static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, const Config *c,
-                   const char *undefined, long *compared, char *first_diff, size_t size)
+static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames,
+                   long *compared, char *first_diff, size_t size)
 {
     const FFVmafFeatureCollector *fa = ff_vmaf_engine_results(a), *fb = ff_vmaf_engine_results(b);
     int diffs = 0;
@@ -241,23 +226,16 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
     }
     for (int k = 0; k < ff_vmaf_collector_nb_keys(fa); k++) {
         const char *key = ff_vmaf_collector_key(fa, k);
-        double max_abs = 0, max_rel = 0;
-        int key_diffs = 0, documented = listed(c->differs, key) || listed(undefined, key);
+        int key_diffs = 0;
         for (int n = 0; n < frames; n++) {
             double va, vb;
             int ha = ff_vmaf_collector_read_at(fa, k, n, &va) >= 0;
             int hb = ff_vmaf_collector_read(fb, key, n, &vb) >= 0;
-            if (ha && hb && documented) {
-                double d = va > vb ? va - vb : vb - va;
-                max_abs = d > max_abs ? d : max_abs;
-                if (va)
-                    max_rel = d / (va < 0 ? -va : va) > max_rel ? d / (va < 0 ? -va : va) : max_rel;
-                key_diffs += !!memcmp(&va, &vb, sizeof(va));
-            } else if (ha != hb || (ha && memcmp(&va, &vb, sizeof(va)))) {
+            if (ha != hb || (ha && memcmp(&va, &vb, sizeof(va)))) {
                 if (!diffs)
                     snprintf(first_diff, size, "%s frame %d: CPU %.17g, GPU %.17g",
                              key, n, ha ? va : 0.0 / 0.0, hb ? vb : 0.0 / 0.0);
-                /* Every differing key once, with its largest difference. */
+                /* Every differing key once. */
                 if (!key_diffs++)
                     printf("  differs: %s (frame %d: CPU %.17g, GPU %.17g)\n", key, n,
                            ha ? va : 0.0 / 0.0, hb ? vb : 0.0 / 0.0);
@@ -265,9 +243,6 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
             }
             *compared += ha;
         }
-        if (documented && key_diffs)
-            printf("  documented difference: %s differs on %d of %d frames, at most %.3g "
-                   "(relative %.3g)\n", key, key_diffs, frames, max_abs, max_rel);
     }
     for (int k = 0; k < ff_vmaf_collector_nb_aggregates(fa); k++) {
         double va, vb = 0;
@@ -278,7 +253,7 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames, con
                 found = 1;
                 break;
             }
-        if (!found || (memcmp(&va, &vb, sizeof(va)) && !listed(c->differs, key)))
+        if (!found || memcmp(&va, &vb, sizeof(va)))
             diffs++;
         (*compared)++;
     }
@@ -325,7 +300,7 @@ static void check(const char *dir, const Source *src, const char *label, const C
         nb_failed++;
         goto end;
     }
-    diffs = compare(cpu, gpu, src->frames, c, NULL, &compared, diff, sizeof(diff));
+    diffs = compare(cpu, gpu, src->frames, &compared, diff, sizeof(diff));
     if (diffs || !compared) {
         printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
                mode, diffs, compared, diff);

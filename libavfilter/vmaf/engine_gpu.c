@@ -311,8 +311,14 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
         }
         if (e->backend == FF_VMAF_BACKEND_GPU && ret != AVERROR(ENOSYS))
             break;
-        av_log(e->log_ctx, AV_LOG_WARNING, "Feature '%s' runs on the CPU: its GPU setup failed.\n",
-               f->ex->name);
+        /* ENOSYS: by design, no GPU version for these options or this size
+         * (the start-up line says where each feature runs). */
+        if (ret == AVERROR(ENOSYS))
+            av_log(e->log_ctx, AV_LOG_VERBOSE, "Feature '%s' runs on the CPU: no GPU version "
+                   "for its options or this frame size.\n", f->ex->name);
+        else
+            av_log(e->log_ctx, AV_LOG_WARNING, "Feature '%s' runs on the CPU: its GPU setup "
+                   "failed (%s).\n", f->ex->name, av_err2str(ret));
         ret = 0;
     }
     if (ret >= 0)
