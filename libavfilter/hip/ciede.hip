@@ -38,18 +38,11 @@
  * exactly (ciede_hip.c), and value by value elsewhere. */
 
 #include "gpu_compat.h"
+#include "ciede_gpu.h"
 #include "ciede_pow7.h"
 
 #define CIEDE_BLOCK_X 32
 #define CIEDE_BLOCK_Y 8
-#define CIEDE_ROWS_THREADS 128
-
-/* Must match ciede_hip.c. */
-#define CIEDE_MAX_RECORDS 16384
-/* A Delta E the host finishes: the pixel's record, or its left neighbour's
- * value (the same colours). Quiet NaNs no arithmetic here makes. */
-#define CIEDE_MARK_RECORD 0xffc1de01u
-#define CIEDE_MARK_LEFT   0xffc1de02u
 
 /* Relative bound of the difference between a value made from the device's
  * libm and the host's, before its rounding to float: the device's pow,
@@ -223,11 +216,6 @@ __device__ static inline float ciede_delta_e(const CiedeLab p1, const CiedeLab p
                        (double)(rt * c * h));
 }
 
-struct CiedeRecord {
-    uint32_t index;         ///< i * w + j
-    uint16_t c[6];          ///< y, u, v of the reference, then of the distorted
-};
-
 template <typename T>
 __device__ static inline void ciede_de(const uint8_t *ry, const uint8_t *ru, const uint8_t *rv,
                                        const uint8_t *dy, const uint8_t *du, const uint8_t *dv,
@@ -302,13 +290,6 @@ name(const uint8_t *ry, const uint8_t *ru, const uint8_t *rv,                   
 
 CIEDE_DE_KERNEL(vmaf_ciede_de_8,  uint8_t)
 CIEDE_DE_KERNEL(vmaf_ciede_de_16, uint16_t)
-
-/* Must match CiedeRow in ciede_hip.c. */
-struct CiedeRow {
-    double sum;             ///< the row's plain values, added in any order
-    int    lsb;             ///< lowest bit any of them holds (2^lsb); INT_MAX: all 0
-    int    special;         ///< values the host must see: marks, NaN, infinities, < 0
-};
 
 /* Row blockIdx.x of de: its sum, lowest bit and special values. */
 GPU_KERNEL void __launch_bounds__(CIEDE_ROWS_THREADS)

@@ -44,6 +44,7 @@
 
 #include "libavfilter/vmaf/ciede.h"
 
+#include "ciede_gpu.h"
 #include "ciede_pow7_table.h"
 #include "code_object.h"
 #include "vmaf_gpu.h"
@@ -52,23 +53,6 @@ static const char *const ciede_kernels[] = {
     "vmaf_ciede_de_8", "vmaf_ciede_de_16", "vmaf_ciede_rows", NULL
 };
 FF_VMAF_GPU_CODE(ciede, ciede_kernels);
-
-/* Must match ciede.hip. */
-#define ROWS_THREADS 128
-#define MAX_RECORDS  16384
-#define MARK_RECORD  0xffc1de01u
-#define MARK_LEFT    0xffc1de02u
-
-typedef struct CiedeRecord {
-    uint32_t index;
-    uint16_t c[6];
-} CiedeRecord;
-
-typedef struct CiedeRow {
-    double  sum;
-    int32_t lsb;
-    int32_t special;
-} CiedeRow;
 
 typedef struct CIEDEHipContext {
     CIEDEContext cpu;           ///< first: the CPU extractor's state
@@ -79,7 +63,7 @@ typedef struct CIEDEHipContext {
     /* In each frame's results: */
     size_t values;              ///< w * h floats, each pixel's Delta E
     size_t row_sums;            ///< h CiedeRow
-    size_t records;             ///< the count, then MAX_RECORDS CiedeRecord
+    size_t records;             ///< the count, then CIEDE_MAX_RECORDS CiedeRecord
 } CIEDEHipContext;
 
 static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
@@ -113,7 +97,7 @@ static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     s->rows      = fns[2];
     s->values    = ff_vmaf_gpu_reserve(g, (size_t)g->w[0] * g->h[0] * sizeof(float));
     s->row_sums  = ff_vmaf_gpu_reserve(g, (size_t)g->h[0] * sizeof(CiedeRow));
-    s->records   = ff_vmaf_gpu_reserve(g, 16 + MAX_RECORDS * sizeof(CiedeRecord));
+    s->records   = ff_vmaf_gpu_reserve(g, 16 + CIEDE_MAX_RECORDS * sizeof(CiedeRecord));
     return 0;
 }
 
@@ -144,7 +128,7 @@ static int ciede_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     if ((ret = ff_vmaf_gpu_launch_2d(g, s->de[g->bytes > 1], "vmaf_ciede_de", w, h,
                                      32, 8, 0, de_args)) < 0)
         return ret;
-    return ff_gpu_launch(g->gpu, s->rows, "vmaf_ciede_rows", h, 1, ROWS_THREADS, 1,
+    return ff_gpu_launch(g->gpu, s->rows, "vmaf_ciede_rows", h, 1, CIEDE_ROWS_THREADS, 1,
                          g->queue, rows_args);
 }
 
@@ -186,10 +170,10 @@ static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
     double sum = 0.0;
     float left = 0.0f;
 
-    if (nb > MAX_RECORDS) {
+    if (nb > CIEDE_MAX_RECORDS) {
         av_log(f->log_ctx, AV_LOG_ERROR, "ciede: frame %u has %u pixels whose Delta E "
-               "the GPU leaves to the host, more than the %d it keeps; score this input "
-               "with backend=cpu\n", index, nb, MAX_RECORDS);
+               "the GPU leaves to the host, more than the %d it keeps: the GPU cannot score "
+               "it (backend=auto goes on on the CPU)\n", index, nb, CIEDE_MAX_RECORDS);
         return AVERROR(ENOSPC);
     }
     if (nb) {
@@ -216,7 +200,7 @@ static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
             union { float f; uint32_t u; } b = { .f = v[j] };
             float e = v[j];
 
-            if (b.u == MARK_RECORD) {
+            if (b.u == CIEDE_MARK_RECORD) {
                 const uint32_t at = (uint32_t)i * w + j;
                 while (next < (int)nb && rec[next].index < at)
                     next++;
@@ -225,7 +209,7 @@ static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
                     return AVERROR_BUG;
                 }
                 e = record_delta_e(&s->cpu, &rec[next]);
-            } else if (b.u == MARK_LEFT) {
+            } else if (b.u == CIEDE_MARK_LEFT) {
                 e = left;
             }
             left = e;
