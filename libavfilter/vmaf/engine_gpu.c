@@ -483,6 +483,13 @@ int ff_vmaf_engine_gpu_start_cost_ms(void)
  * Frames from `end` on are left to the caller, which now sees CPU
  * extractors.
  */
+/* The first frame the CPU computes for features[i]: the one after `first`
+ * for a twin that wrote it before another's read-back failed. */
+static unsigned cpu_from(unsigned first, uint64_t collected_by, int i)
+{
+    return first + !!(collected_by & (UINT64_C(1) << i));
+}
+
 static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
 {
     unsigned first = e->gpu_collected, step = ff_vmaf_collector_get_step(e->fc);
@@ -516,8 +523,8 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
     ff_gpu_enter(gpu->gpu);
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
-        unsigned from = first + !!(collected_by & (UINT64_C(1) << i));
-        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu && f->ex->to_cpu(f, from) < 0)
+        if ((f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && f->ex->to_cpu &&
+            f->ex->to_cpu(f, cpu_from(first, collected_by, i)) < 0)
             av_log(e->log_ctx, AV_LOG_WARNING, "Could not release the GPU resources of '%s'.\n",
                    f->ex->name);
     }
@@ -532,7 +539,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
         f->frame_delay = f->ex->frame_delay;
         if (ret < 0)
             break;
-        for (unsigned k = first + !!(collected_by & (UINT64_C(1) << i)); k < end && ret >= 0; k++) {
+        for (unsigned k = cpu_from(first, collected_by, i); k < end && ret >= 0; k++) {
             FFVmafPicture pic[2];
             if (!ff_vmaf_engine_runs_on(e, f, k))
                 continue;
@@ -734,7 +741,8 @@ static int collect_frames(FFVmafEngine *e, unsigned end, unsigned keep)
             if (ret >= 0)
                 run_collect_stages(e, index);
         }
-        e->gpu_collected_by = 0;
+        /* gpu_collected_by is 0 here: cleared after each frame collected
+         * whole, and by the fall-back that follows one that was not. */
         for (int i = 0; i < e->nb_features && ret >= 0; i++) {
             FFVmafFeature *f = e->features[i];
             if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) || !ff_vmaf_engine_runs_on(e, f, index))
