@@ -174,7 +174,7 @@ done
 cf_mixed="[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=BACKEND:feature=name=psnr|name=float_vif\\\\:vif_prescale=2|name=motion\\\\:motion_force_zero=true:log_fmt=json:log_path=$timing/NAME.json"
 t_ffmpeg cf_mixed_cpu -f lavfi -i "$cf" -f lavfi -i "$cf" \
     -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/backend=cpu/; s/NAME/cf_mixed_cpu/')"
-slow_gpu cf_mixed -v verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
+slow_gpu cf_mixed -v level+verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
     -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/cpu_first=100:n_threads=3/; s/NAME/cf_mixed/')"
 moved() { sed -n 's/.*From frame \([0-9][0-9]*\) on: .* on the GPU.*/\1/p' "$timing/$1.log"; }
 cf_moved() { # name: moved mid-stream after holding pairs, and back after the simulated failure
@@ -188,6 +188,9 @@ if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 && t_ok cf_mixed
    ! grep -q "simulated GPU\|starting the GPU" "$timing/cf_one.log" &&
    cf_moved cf_long1 && cf_moved cf_long3 && cf_moved cf_mixed &&
    t_says cf_mixed "float_vif, motion on the CPU; 3 CPU threads" &&
+   t_says cf_mixed "\[verbose\] Feature 'float_vif' runs on the CPU: no GPU version for its options" &&
+   t_says cf_mixed "\[verbose\] Feature 'motion' runs on the CPU: no GPU version for its options" &&
+   ! t_says cf_mixed "GPU setup failed" &&
    t_same_logs 100 "$timing"/cf_mixed_cpu.json "$timing"/cf_mixed.json &&
    t_same_logs 100 "$timing"/cf_cpu.json "$timing"/cf_long1.json "$timing"/cf_long3.json &&
    python3 - "$timing"/cf_cpu.json "$timing"/cf_one.json <<'EOF_PY'
