@@ -230,6 +230,17 @@ else
     tail -5 "$build/auto.log"
 fi
 
+# Every feature is named where it runs, those whose names are part of
+# another's too (psnr of psnr_hvs, motion of float_motion).
+if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
+       -lavfi "[0:v][1:v]vmaf_hip=backend=cpu:model=:feature=name=float_motion|name=motion|name=psnr_hvs|name=psnr|name=psnr\\\\:enable_mse=true" \
+       -f null - > "$build/names.log" 2>&1 &&
+   grep -q "backend=cpu: float_motion, motion, psnr_hvs, psnr on the CPU" "$build/names.log"; then
+    pass "the start-up line names every feature once, psnr beside psnr_hvs and motion beside float_motion"
+else
+    fail "the start-up line's features"; grep -i "on the CPU\|error" "$build/names.log" | head -3
+fi
+
 # A stream that runs past cpu_first looks for a GPU; none here, so it stays
 # on the CPU, with the threads asked for again (4 at most before).
 late_src="testsrc2=size=160x90:rate=25:duration=1"

@@ -795,13 +795,25 @@ int ff_vmaf_engine_gpu_collect_ready(FFVmafEngine *e, unsigned queued)
     return end > e->gpu_collected ? collect_frames(e, end, must) : 0;
 }
 
+/* Whether name is an item of list ("a, b, c"): whole names, since some
+ * are part of others (psnr of psnr_hvs, motion of float_motion). */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+
+    for (const char *at = list; (at = strstr(at, name)); at += n)
+        if ((at == list || at[-1] == ' ') && (!at[n] || at[n] == ','))
+            return 1;
+    return 0;
+}
+
 void ff_vmaf_engine_describe_backends(const FFVmafEngine *e, char *buf, size_t size)
 {
     char gpu[512] = "", cpu[512] = "";
     for (int i = 0; i < e->nb_features; i++) {
         const FFVmafFeature *f = e->features[i];
         char *dst = (f->ex->flags & FF_VMAF_EXTRACTOR_GPU) ? gpu : cpu;
-        if (strstr(dst, f->ex->name))
+        if (listed(dst, f->ex->name))
             continue;
         av_strlcatf(dst, 512, "%s%s", *dst ? ", " : "", f->ex->name);
     }
