@@ -11,6 +11,7 @@
  */
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 
 typedef struct Config {
     const char *name, *model, *features;
+    const char *on_gpu;     ///< features that must run on the GPU, ", "-separated
 } Config;
 
 /* Models outside the built-in set are read from <testdata-dir>/../models;
@@ -55,7 +57,8 @@ static const Config configs[] = {
     { "cambi", "", "name=cambi|name=cambi:full_ref=true:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17|"
       "name=cambi:enc_width=960:enc_height=540:enc_bitdepth=8:topk=0.05:max_log_contrast=3|"
       "name=cambi:window_size=40:max_log_contrast=5:cambi_topk=0.01:eotf=pq" },
-    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede" },
+    /* ciede at odd 4:2:0 sizes too: it reads the chroma past libvmaf's size. */
+    { "psnr_hvs+ciede", "", "name=psnr_hvs|name=ciede", "psnr_hvs, ciede" },
     { "speed", "", "name=speed_chroma|name=speed_temporal" },
     /* The speed_chroma instances of the vmaf_v1.0.16 models; the _2160 ones
      * prescale (apart: small clips refuse them). */
@@ -260,6 +263,33 @@ static int compare(const FFVmafEngine *a, const FFVmafEngine *b, int frames,
     return diffs;
 }
 
+/* Whether every feature of names (", "-separated) is in the GPU part of
+ * backends (ff_vmaf_engine_describe_backends(): "a, b on the GPU (...);
+ * c on the CPU"). */
+static int all_on_gpu(const char *backends, const char *names)
+{
+    const char *end = strstr(backends, " on the GPU (");
+    char list[1024];
+
+    if (!names)
+        return 1;
+    if (!end || end - backends + 3 > (ptrdiff_t)sizeof(list))
+        return 0;
+    /* ", a, b, c, ": each name then appears as ", name, ". */
+    snprintf(list, sizeof(list), ", %.*s, ", (int)(end - backends), backends);
+    while (*names) {
+        size_t n = strcspn(names, ",");
+        char item[128];
+
+        snprintf(item, sizeof(item), ", %.*s, ", (int)n, names);
+        if (!strstr(list, item))
+            return 0;
+        names += n;
+        names += strspn(names, ", ");
+    }
+    return 1;
+}
+
 static void check(const char *dir, const Source *src, const char *label, const Config *c,
                   int64_t fail_at, enum Failure fail, int start_at)
 {
@@ -301,7 +331,12 @@ static void check(const char *dir, const Source *src, const char *label, const C
         goto end;
     }
     diffs = compare(cpu, gpu, src->frames, &compared, diff, sizeof(diff));
-    if (diffs || !compared) {
+    /* Where the GPU ran: not failed, and started before the last frame. */
+    if (fail_at < 0 && start_at < src->frames && !all_on_gpu(b_gpu, c->on_gpu)) {
+        printf("FAIL %s [%s]%s: %s must run on the GPU; %s\n", label, c->name, mode,
+               c->on_gpu, b_gpu);
+        nb_failed++;
+    } else if (diffs || !compared) {
         printf("FAIL %s [%s]%s: %d of %ld values differ; first: %s\n", label, c->name,
                mode, diffs, compared, diff);
         nb_failed++;

@@ -74,10 +74,6 @@ static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     FFGpuFunction fns[3];
     int ret;
 
-    /* At odd sizes the CPU reads the chroma column/row past the rounded-down
-     * plane from the frame; the ring holds the rounded-down planes only. */
-    if ((geo->ss_x && (geo->width & 1)) || (geo->ss_y && (geo->height & 1)))
-        return AVERROR(ENOSYS);
     if ((ret = ff_ciede_powf_table(&tab)) < 0) {
         av_log(f->log_ctx, AV_LOG_VERBOSE, "ciede: the host's powf is not one the GPU "
                "can follow; ciede stays on the CPU\n");

@@ -148,7 +148,9 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     for (int p = 0; p < 3; p++) {
         g->w[p] = p ? geo->width  >> geo->ss_x : geo->width;
         g->h[p] = p ? geo->height >> geo->ss_y : geo->height;
-        g->plane_size[p] = p < nb_planes ? (size_t)g->w[p] * g->h[p] * g->bytes : 0;
+        g->stored_w[p] = p ? -((-geo->width)  >> geo->ss_x) : geo->width;
+        g->stored_h[p] = p ? -((-geo->height) >> geo->ss_y) : geo->height;
+        g->plane_size[p] = p < nb_planes ? (size_t)g->stored_w[p] * g->stored_h[p] * g->bytes : 0;
         g->frame_size += g->plane_size[p];
     }
     for (int w = 0; w < 2; w++) {
@@ -255,14 +257,15 @@ static int queue_unpack(FFVmafGpu *g, int s, int which, int layout, int shift,
         FFGpuPtr from;
         size_t from_pitch;
         int q, step, offset, ret;
-        void *args[] = { &dst, &from, &from_pitch, &g->w[p], &g->h[p], &step, &offset, &shift };
+        void *args[] = { &dst, &from, &from_pitch, &g->stored_w[p], &g->stored_h[p], &step,
+                         &offset, &shift };
 
         source_of(layout, p, &q, &step, &offset);
         from       = src[q];
         from_pitch = pitch[q];
         ret = ff_gpu_launch(g->gpu, g->unpack, "vmaf_unpack",
-                            (g->w[p] + UNPACK_BLOCK_X - 1) / UNPACK_BLOCK_X,
-                            (g->h[p] + UNPACK_BLOCK_Y - 1) / UNPACK_BLOCK_Y,
+                            (g->stored_w[p] + UNPACK_BLOCK_X - 1) / UNPACK_BLOCK_X,
+                            (g->stored_h[p] + UNPACK_BLOCK_Y - 1) / UNPACK_BLOCK_Y,
                             UNPACK_BLOCK_X, UNPACK_BLOCK_Y, stream, args);
         if (ret < 0)
             return ret;
@@ -444,7 +447,7 @@ static int stage_host(FFVmafGpu *g, int s, int which, const FFVmafPicture *pic)
         uint8_t *dst = host + plane_offset(g, which, 0);
         for (int p = 0; p < g->nb_planes; p++)
             if ((ret = stage(g, which, max, dst + plane_offset(g, 0, p), pic->data[p], pic->linesize[p],
-                             (size_t)g->w[p] * g->bytes, g->h[p])) < 0)
+                             (size_t)g->stored_w[p] * g->bytes, g->stored_h[p])) < 0)
                 return ret;
     } else {
         size_t off = 2 * g->frame_size + raw_offset(g, which);
@@ -697,8 +700,9 @@ int ff_vmaf_gpu_host_copies_planar(FFVmafGpu *g)
                 int q, step, offset;
                 source_of(g->geo.chroma_layout[w], p, &q, &step, &offset);
                 ff_vmaf_picture_unpack_plane(g->slot[s].host + plane_offset(g, w, p),
-                                             (ptrdiff_t)g->w[p] * g->bytes, src[q],
-                                             g->raw_pitch[w][q], g->w[p], g->h[p], g->bytes,
+                                             ff_vmaf_gpu_pitch(g, p), src[q],
+                                             g->raw_pitch[w][q], g->stored_w[p], g->stored_h[p],
+                                             g->bytes,
                                              step, offset, g->geo.sample_shift[w]);
             }
         }
@@ -799,7 +803,7 @@ int ff_vmaf_gpu_launch_2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int 
 
 size_t ff_vmaf_gpu_pitch(const FFVmafGpu *g, int plane)
 {
-    return (size_t)g->w[plane] * g->bytes;
+    return (size_t)g->stored_w[plane] * g->bytes;
 }
 
 int ff_vmaf_gpu_frame_queued(FFVmafGpu *g, unsigned index)

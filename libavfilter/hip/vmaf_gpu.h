@@ -110,8 +110,13 @@ typedef struct FFVmafGpu {
     FFVmafGeometry geo;
     int nb_planes;              ///< 1: luma only; 3 when a GPU feature reads chroma
     int bytes;                  ///< per sample
-    int w[3], h[3];
-    size_t plane_size[3];       ///< packed: pitch = w * bytes
+    int w[3], h[3];             ///< what the features read: chroma rounded down, as libvmaf
+    /**
+     * What the planes hold: chroma rounded up, as FFmpeg stores it, since
+     * ciede reads the last column and row of odd-sized subsampled frames.
+     */
+    int stored_w[3], stored_h[3];
+    size_t plane_size[3];       ///< packed: pitch = stored_w * bytes
     size_t frame_size;          ///< all planes of one picture
     size_t slot_size;           ///< a slot's bytes, host and device alike
 

@@ -547,7 +547,7 @@ static int fall_back_to_cpu(FFVmafEngine *e, unsigned end, int err)
                 ff_vmaf_picture_set_geometry(&pic[w], &e->geo);
                 for (int p = 0; p < 3; p++) {
                     pic[w].data[p]     = p < gpu->nb_planes ? ff_vmaf_gpu_host_plane(gpu, k, w, p) : NULL;
-                    pic[w].linesize[p] = (ptrdiff_t)gpu->w[p] * gpu->bytes;
+                    pic[w].linesize[p] = ff_vmaf_gpu_pitch(gpu, p);
                 }
             }
             /* Frame k's values, as the CPU would have written them. */
