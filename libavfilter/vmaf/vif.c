@@ -21,9 +21,9 @@
  * Integer VIF feature extractor ("vif"), bit-exact with libvmaf 3.2.0.
  *
  * Visual information fidelity at four scales of a Gaussian pyramid of the
- * luma plane; the kernels are in vif_dsp.c (C) and x86/vif_avx2.c, chosen
- * once at init. Frames are independent, so extract() keeps its scratch per
- * call and may run on several threads.
+ * luma plane; the kernels are in vif_dsp.c (C) and x86/vif_template.h
+ * (AVX2 and AVX-512), chosen once at init. Frames are independent, so
+ * extract() keeps its scratch per call and may run on several threads.
  */
 
 #include <stddef.h>
