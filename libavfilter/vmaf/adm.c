@@ -24,8 +24,10 @@
  *
  * Each of the four scales is one streaming pass over the band rows: the
  * DWT row, then decouple and CSF on the rows the 3x3 masking needs, then
- * the masked sums of the row above, with a ring of three rows. The
- * kernels are in adm_dsp.c (and x86/), called through a dsp context.
+ * the masked sums of the row above, with a ring of three rows. That pass
+ * is written once, in adm_template.h, instantiated for scale 0 (int16
+ * bands) and scales 1..3 (int32 bands). The kernels are in adm_dsp.c (and
+ * x86/), called through a dsp context.
  * Frames are independent; a thread that scores frames in parallel has its
  * own instance, so the scratch belongs to the instance, allocated at init.
  *
@@ -71,6 +73,14 @@ typedef struct ADMRows {
     uint8_t *base;
     size_t stride;
 } ADMRows;
+
+/* The DWT input of one scale: the picture at scale 0 (bpc its depth),
+ * the previous scale's band_a after. */
+typedef struct ADMSource {
+    const uint8_t *data;
+    ptrdiff_t linesize;
+    int bpc;
+} ADMSource;
 
 
 typedef struct ADMScaleResult {
@@ -361,6 +371,12 @@ static void *row_at(const ADMRows *rows, int idx)
     return rows->base + rows->stride * idx;
 }
 
+/* Row k of the ring slot of band row y. */
+static void *slot_row(const ADMRows *rows, int y, int k)
+{
+    return row_at(rows, ROW_SLOT + (y % 3) * SLOT_ROWS + k);
+}
+
 /* DWT row mirror: reflect-101 at the start, symmetric at the end. */
 static int dwt_row(int idx, int n)
 {
@@ -390,276 +406,137 @@ static float adm_noise(const ADMContext *s, const ADMScaleGeom *g)
 }
 
 /*
- * Scale 0: int16 bands. With bands_only, only band_a is produced (the
- * input of scale 1), as libvmaf does for adm_skip_scale0. The totals are
- * added into sums, zeroed by the caller (likewise at scales 1..3).
+ * Scale 0's steps for adm_template.h: int16 bands, from the picture;
+ * int32 CSF sums. The masked bands are the decoupled ones: cm_row_s0
+ * weights them itself, with the 16-bit rfactors.
  */
-static void adm_scale0(const ADMContext *s, const FFVmafADMDSPContext *dsp,
-                       const ADMRows *rows,
-                       const FFVmafPicture *const pic[2], int16_t *band_a[2],
-                       int bands_only, ADMScaleSums *sums)
+static av_always_inline void adm_dwt_vert_s0(const FFVmafADMDSPContext *dsp,
+                                             int sc, int16_t *lo, int16_t *hi,
+                                             const void *const src[4], int w,
+                                             int bpc)
 {
-    const ADMScaleGeom *g = &s->g[0];
-    const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
-    const int num_rnd = g->num_e > 0 ? 1 << (g->num_e - 1) : 0;
-    const int64_t den_rnd = g->den_c > 0 ? 1LL << (g->den_c - 1) : 0;
-    uint64_t *den_acc = sums->den;
-    int64_t *num_acc = sums->num, *aim_acc = sums->aim;
-    int16_t *lo[2], *hi[2], *band[2][3];
-
-    for (int p = 0; p < 2; p++) {
-        lo[p] = (int16_t *)row_at(rows, ROW_LO + p) + 1;
-        hi[p] = (int16_t *)row_at(rows, ROW_HI + p) + 1;
-        for (int b = 0; b < 3; b++)
-            band[p][b] = row_at(rows, ROW_BAND + 3 * p + b);
-    }
-
-#define SLOT(y, k) row_at(rows, ROW_SLOT + ((y) % 3) * SLOT_ROWS + (k))
-    for (int y = 0; y <= bh; y++) {
-        int i = y - 1;
-
-        if (y < bh) {
-            for (int p = 0; p < 2; p++) {
-                const uint8_t *base = pic[p]->data[0];
-                const ptrdiff_t ls  = pic[p]->linesize[0];
-                const void *src[4];
-
-                for (int k = 0; k < 4; k++)
-                    src[k] = base + dwt_row(2 * y - 1 + k, g->h) * ls;
-                dsp->dwt_vert_s0(lo[p], hi[p], src, g->w, pic[p]->bpc);
-                ff_vmaf_adm_pad_row16(lo[p], g->w);
-                ff_vmaf_adm_pad_row16(hi[p], g->w);
-                /* LO vertically: band_a (LO) and band_v (HI) horizontally;
-                 * HI vertically: band_h and band_d. */
-                dsp->dwt_horiz_s0(band_a[p] + (ptrdiff_t)y * bw,
-                                         band[p][1], lo[p], bw);
-                dsp->dwt_horiz_s0(band[p][0], band[p][2], hi[p], bw);
-            }
-            if (bands_only)
-                continue;
-
-            if (y >= g->ct && y < g->cb) {
-                int16_t *r[3], *a[3];
-                const int16_t *o[3], *t[3];
-                const int16_t *sr[3], *sa[3];
-                int32_t *flt_a = (int32_t *)SLOT(y, SLOT_FLT_A) + 1;
-                int32_t *flt_r = (int32_t *)SLOT(y, SLOT_FLT_R) + 1;
-                int32_t *ctr_a = SLOT(y, SLOT_CTR_A), *ctr_r = SLOT(y, SLOT_CTR_R);
-                const int c0 = g->cl, nc = g->cr - g->cl;
-
-                for (int b = 0; b < 3; b++) {
-                    r[b]  = (int16_t *)SLOT(y, SLOT_SR + b) + c0;
-                    a[b]  = (int16_t *)SLOT(y, SLOT_SA + b) + c0;
-                    o[b]  = band[0][b] + c0;
-                    t[b]  = band[1][b] + c0;
-                    sr[b] = r[b];
-                    sa[b] = a[b];
-                }
-                dsp->decouple_s0(r, a, o, t, nc, s->enhn_gain_limit,
-                                        s->div_lut);
-                dsp->csf_s0(flt_a + c0, ctr_a + c0, sa, nc, s->rf0);
-                dsp->csf_s0(flt_r + c0, ctr_r + c0, sr, nc, s->rf0);
-                /* 3x3 neighbourhood borders: reflect-101 on the left,
-                 * replicate on the right. */
-                if (g->il == 0) {
-                    flt_a[-1] = flt_a[1];
-                    flt_r[-1] = flt_r[1];
-                }
-                if (g->ir == bw) {
-                    flt_a[bw] = flt_a[bw - 1];
-                    flt_r[bw] = flt_r[bw - 1];
-                }
-                dsp->hsum3_32((int32_t *)SLOT(y, SLOT_HS_A) + g->il,
-                                     flt_a + g->il, n_in);
-                dsp->hsum3_32((int32_t *)SLOT(y, SLOT_HS_R) + g->il,
-                                     flt_r + g->il, n_in);
-            }
-            if (y >= g->it && y < g->ib)
-                for (int b = 0; b < 3; b++) {
-                    uint64_t d = dsp->den_row_s0(band[0][b] + g->il, n_in);
-                    den_acc[b] += (d + den_rnd) >> g->den_c;
-                }
-        }
-        if (bands_only)
-            continue;
-
-        /* Masked sums of row i, now that rows i - 1 .. i + 1 are ready:
-         * reflect-101 at the top, replicate at the bottom. */
-        if (i >= g->it && i < g->ib) {
-            const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-            const int32_t *hs_a[3], *hs_r[3];
-            const int16_t *sr[3], *sa[3];
-            const int c0 = g->il;
-            int64_t sum[3];
-
-            hs_a[0] = (int32_t *)SLOT(ip, SLOT_HS_A) + c0;
-            hs_a[1] = (int32_t *)SLOT(i,  SLOT_HS_A) + c0;
-            hs_a[2] = (int32_t *)SLOT(in, SLOT_HS_A) + c0;
-            hs_r[0] = (int32_t *)SLOT(ip, SLOT_HS_R) + c0;
-            hs_r[1] = (int32_t *)SLOT(i,  SLOT_HS_R) + c0;
-            hs_r[2] = (int32_t *)SLOT(in, SLOT_HS_R) + c0;
-            for (int b = 0; b < 3; b++) {
-                sr[b] = (int16_t *)SLOT(i, SLOT_SR + b) + c0;
-                sa[b] = (int16_t *)SLOT(i, SLOT_SA + b) + c0;
-            }
-            dsp->cm_row_s0(sum, sr, hs_a,
-                                  (int32_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
-                                  (int32_t *)SLOT(i, SLOT_CTR_A) + c0,
-                                  n_in, s->rf0, g->num_c_hv, g->num_c_d);
-            for (int b = 0; b < 3; b++)
-                num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
-            if (!s->skip_aim) {
-                dsp->cm_row_s0(sum, sa, hs_r,
-                                      (int32_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
-                                      (int32_t *)SLOT(i, SLOT_CTR_R) + c0,
-                                      n_in, s->rf0, g->num_c_hv, g->num_c_d);
-                for (int b = 0; b < 3; b++)
-                    aim_acc[b] += (sum[b] + num_rnd) >> g->num_e;
-            }
-        }
-    }
-#undef SLOT
+    dsp->dwt_vert_s0(lo, hi, src, w, bpc);
 }
 
-/* Scales 1..3: int32 bands. */
-static void adm_scale123(const ADMContext *s, const FFVmafADMDSPContext *dsp,
-                         const ADMRows *rows, int sc,
-                         const void *const in_a[2], int32_t *band_a[2],
-                         ADMScaleSums *sums)
+static av_always_inline void adm_dwt_horiz_s0(const FFVmafADMDSPContext *dsp,
+                                              int sc, int16_t *lo, int16_t *hi,
+                                              const int16_t *in, int bw)
 {
-    static const int horiz_shift[4] = { 0, 15, 16, 15 };
-    static const int den_p[4]       = { 0, 31, 30, 31 };
+    dsp->dwt_horiz_s0(lo, hi, in, bw);
+}
+
+static av_always_inline void adm_csf_s0(const ADMContext *s,
+                                        const FFVmafADMDSPContext *dsp, int sc,
+                                        int16_t *const dst[3], int32_t *flt,
+                                        int32_t *ctr, const int16_t *const src[3],
+                                        int n)
+{
+    dsp->csf_s0(flt, ctr, src, n, s->rf0);
+}
+
+/* The cube sum is shifted by den_c per row here (per element at scales
+ * 1..3). */
+static av_always_inline uint64_t adm_den_row_s0(const ADMContext *s,
+                                                const FFVmafADMDSPContext *dsp,
+                                                int sc, const int16_t *o, int n)
+{
+    const int c = s->g[0].den_c;
+    const uint64_t rnd = c > 0 ? 1ULL << (c - 1) : 0;
+
+    return (dsp->den_row_s0(o, n) + rnd) >> c;
+}
+
+static av_always_inline void adm_cm_row_s0(const ADMContext *s,
+                                           const FFVmafADMDSPContext *dsp, int sc,
+                                           int64_t sum[3], const int16_t *const x[3],
+                                           const int32_t *const hs[3],
+                                           const int32_t *flt, const int32_t *ctr,
+                                           int n)
+{
+    dsp->cm_row_s0(sum, x, hs, flt, ctr, n, s->rf0, s->g[0].num_c_hv,
+                   s->g[0].num_c_d);
+}
+
+#define BAND_T           int16_t
+#define CSF_T            int32_t
+#define FUNC(name)       name ## _s0
+#define PAD_ROW          ff_vmaf_adm_pad_row16
+#define DECOUPLE         decouple_s0
+#define HSUM3            hsum3_32
+#define CSF_WRITES_BANDS 0
+#include "adm_template.h"
+
+/*
+ * Scales 1..3: int32 bands, from the int16 band_a of scale 0 at scale 1,
+ * from int32 ones after; int64 CSF sums. The masked bands are the
+ * CSF-weighted decoupled ones, with the 32-bit rfactors.
+ */
+static av_always_inline void adm_dwt_vert_s123(const FFVmafADMDSPContext *dsp,
+                                               int sc, int32_t *lo, int32_t *hi,
+                                               const void *const src[4], int w,
+                                               int bpc)
+{
+    if (sc == 1) {
+        const int16_t *src16[4];
+        for (int k = 0; k < 4; k++)
+            src16[k] = src[k];
+        dsp->dwt_vert_s1(lo, hi, src16, w);
+    } else {
+        const int32_t *src32[4];
+        for (int k = 0; k < 4; k++)
+            src32[k] = src[k];
+        dsp->dwt_vert_s23(lo, hi, src32, w);
+    }
+}
+
+static av_always_inline void adm_dwt_horiz_s123(const FFVmafADMDSPContext *dsp,
+                                                int sc, int32_t *lo, int32_t *hi,
+                                                const int32_t *in, int bw)
+{
+    static const int shift[4] = { 0, 15, 16, 15 };
+
+    dsp->dwt_horiz_s123(lo, hi, in, bw, shift[sc]);
+}
+
+static av_always_inline void adm_csf_s123(const ADMContext *s,
+                                          const FFVmafADMDSPContext *dsp, int sc,
+                                          int32_t *const dst[3], int64_t *flt,
+                                          int64_t *ctr, const int32_t *const src[3],
+                                          int n)
+{
+    dsp->csf_s123(dst, flt, ctr, src, n, s->rf32[sc]);
+}
+
+static av_always_inline uint64_t adm_den_row_s123(const ADMContext *s,
+                                                  const FFVmafADMDSPContext *dsp,
+                                                  int sc, const int32_t *o, int n)
+{
+    static const int den_p[4] = { 0, 31, 30, 31 };
     const ADMScaleGeom *g = &s->g[sc];
-    const int bw = g->bw, bh = g->bh, n_in = g->ir - g->il;
-    const int64_t num_rnd = g->num_e > 0 ? 1LL << (g->num_e - 1) : 0;
-    const int64_t den_rnd = g->den_e > 0 ? 1LL << (g->den_e - 1) : 0;
-    uint64_t *den_acc = sums->den;
-    int64_t *num_acc = sums->num, *aim_acc = sums->aim;
-    int32_t *lo[2], *hi[2], *band[2][3], *r[3], *a[3];
+    const uint64_t rnd = g->den_e > 0 ? 1ULL << (g->den_e - 1) : 0;
 
-    for (int p = 0; p < 2; p++) {
-        lo[p] = (int32_t *)row_at(rows, ROW_LO + p) + 1;
-        hi[p] = (int32_t *)row_at(rows, ROW_HI + p) + 1;
-        for (int b = 0; b < 3; b++)
-            band[p][b] = row_at(rows, ROW_BAND + 3 * p + b);
-    }
-    for (int b = 0; b < 3; b++) {
-        r[b] = row_at(rows, ROW_DECOUPLE + b);
-        a[b] = row_at(rows, ROW_DECOUPLE + 3 + b);
-    }
-
-#define SLOT(y, k) row_at(rows, ROW_SLOT + ((y) % 3) * SLOT_ROWS + (k))
-    for (int y = 0; y <= bh; y++) {
-        int i = y - 1;
-
-        if (y < bh) {
-            for (int p = 0; p < 2; p++) {
-                int32_t *out_a = band_a[p] ? band_a[p] + (ptrdiff_t)y * bw
-                                           : row_at(rows, ROW_BAND_A + p);
-                int rows_in[4];
-
-                for (int k = 0; k < 4; k++)
-                    rows_in[k] = dwt_row(2 * y - 1 + k, g->h);
-                if (sc == 1) {
-                    const int16_t *src[4];
-                    for (int k = 0; k < 4; k++)
-                        src[k] = (const int16_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
-                    dsp->dwt_vert_s1(lo[p], hi[p], src, g->w);
-                } else {
-                    const int32_t *src[4];
-                    for (int k = 0; k < 4; k++)
-                        src[k] = (const int32_t *)in_a[p] + (ptrdiff_t)rows_in[k] * g->w;
-                    dsp->dwt_vert_s23(lo[p], hi[p], src, g->w);
-                }
-                ff_vmaf_adm_pad_row32(lo[p], g->w);
-                ff_vmaf_adm_pad_row32(hi[p], g->w);
-                dsp->dwt_horiz_s123(out_a, band[p][1], lo[p], bw,
-                                           horiz_shift[sc]);
-                dsp->dwt_horiz_s123(band[p][0], band[p][2], hi[p], bw,
-                                           horiz_shift[sc]);
-            }
-
-            if (y >= g->ct && y < g->cb) {
-                int32_t *xr[3], *xa[3];
-                const int32_t *o[3], *t[3], *cr_[3], *ca_[3];
-                int64_t *flt_a = (int64_t *)SLOT(y, SLOT_FLT_A) + 1;
-                int64_t *flt_r = (int64_t *)SLOT(y, SLOT_FLT_R) + 1;
-                int64_t *ctr_a = SLOT(y, SLOT_CTR_A), *ctr_r = SLOT(y, SLOT_CTR_R);
-                int32_t *rr[3], *aa[3];
-                const int c0 = g->cl, nc = g->cr - g->cl;
-
-                for (int b = 0; b < 3; b++) {
-                    rr[b]  = r[b] + c0;
-                    aa[b]  = a[b] + c0;
-                    cr_[b] = rr[b];
-                    ca_[b] = aa[b];
-                    o[b]   = band[0][b] + c0;
-                    t[b]   = band[1][b] + c0;
-                    xr[b]  = (int32_t *)SLOT(y, SLOT_SR + b) + c0;
-                    xa[b]  = (int32_t *)SLOT(y, SLOT_SA + b) + c0;
-                }
-                dsp->decouple_s123(rr, aa, o, t, nc, s->enhn_gain_limit,
-                                          s->div_lut);
-                dsp->csf_s123(xa, flt_a + c0, ctr_a + c0, ca_, nc,
-                                     s->rf32[sc]);
-                dsp->csf_s123(xr, flt_r + c0, ctr_r + c0, cr_, nc,
-                                     s->rf32[sc]);
-                if (g->il == 0) {
-                    flt_a[-1] = flt_a[1];
-                    flt_r[-1] = flt_r[1];
-                }
-                if (g->ir == bw) {
-                    flt_a[bw] = flt_a[bw - 1];
-                    flt_r[bw] = flt_r[bw - 1];
-                }
-                dsp->hsum3_64((int64_t *)SLOT(y, SLOT_HS_A) + g->il,
-                                     flt_a + g->il, n_in);
-                dsp->hsum3_64((int64_t *)SLOT(y, SLOT_HS_R) + g->il,
-                                     flt_r + g->il, n_in);
-            }
-            if (y >= g->it && y < g->ib)
-                for (int b = 0; b < 3; b++) {
-                    uint64_t d = dsp->den_row_s123(band[0][b] + g->il, n_in,
-                                                          den_p[sc], g->den_c);
-                    den_acc[b] += (d + den_rnd) >> g->den_e;
-                }
-        }
-
-        if (i >= g->it && i < g->ib) {
-            const int ip = i > 0 ? i - 1 : 1, in = i + 1 < bh ? i + 1 : i;
-            const int64_t *hs_a[3], *hs_r[3];
-            const int32_t *xr[3], *xa[3];
-            const int c0 = g->il;
-            int64_t sum[3];
-
-            hs_a[0] = (int64_t *)SLOT(ip, SLOT_HS_A) + c0;
-            hs_a[1] = (int64_t *)SLOT(i,  SLOT_HS_A) + c0;
-            hs_a[2] = (int64_t *)SLOT(in, SLOT_HS_A) + c0;
-            hs_r[0] = (int64_t *)SLOT(ip, SLOT_HS_R) + c0;
-            hs_r[1] = (int64_t *)SLOT(i,  SLOT_HS_R) + c0;
-            hs_r[2] = (int64_t *)SLOT(in, SLOT_HS_R) + c0;
-            for (int b = 0; b < 3; b++) {
-                xr[b] = (int32_t *)SLOT(i, SLOT_SR + b) + c0;
-                xa[b] = (int32_t *)SLOT(i, SLOT_SA + b) + c0;
-            }
-            dsp->cm_row_s123(sum, xr, hs_a,
-                                    (int64_t *)SLOT(i, SLOT_FLT_A) + 1 + c0,
-                                    (int64_t *)SLOT(i, SLOT_CTR_A) + c0,
-                                    n_in, g->num_c_hv);
-            for (int b = 0; b < 3; b++)
-                num_acc[b] += (sum[b] + num_rnd) >> g->num_e;
-            if (!s->skip_aim) {
-                dsp->cm_row_s123(sum, xa, hs_r,
-                                        (int64_t *)SLOT(i, SLOT_FLT_R) + 1 + c0,
-                                        (int64_t *)SLOT(i, SLOT_CTR_R) + c0,
-                                        n_in, g->num_c_hv);
-                for (int b = 0; b < 3; b++)
-                    aim_acc[b] += (sum[b] + num_rnd) >> g->num_e;
-            }
-        }
-    }
-#undef SLOT
+    return (dsp->den_row_s123(o, n, den_p[sc], g->den_c) + rnd) >> g->den_e;
 }
+
+static av_always_inline void adm_cm_row_s123(const ADMContext *s,
+                                             const FFVmafADMDSPContext *dsp,
+                                             int sc, int64_t sum[3],
+                                             const int32_t *const x[3],
+                                             const int64_t *const hs[3],
+                                             const int64_t *flt,
+                                             const int64_t *ctr, int n)
+{
+    dsp->cm_row_s123(sum, x, hs, flt, ctr, n, s->g[sc].num_c_hv);
+}
+
+#define BAND_T           int32_t
+#define CSF_T            int64_t
+#define FUNC(name)       name ## _s123
+#define PAD_ROW          ff_vmaf_adm_pad_row32
+#define DECOUPLE         decouple_s123
+#define HSUM3            hsum3_64
+#define CSF_WRITES_BANDS 1
+#include "adm_template.h"
 
 /* Scale 0's totals to float: x^3 of the h/v bands is Q52 and of the d
  * band Q57; the numerator is converted in double, then rounded to float. */
@@ -790,6 +667,7 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     ADMScaleSums sums[FF_VMAF_ADM_SCALES] = { 0 };
     int16_t *band_a0[2];
     int32_t *band_a1[2], *band_a2[2], *band_a3[2] = { NULL, NULL };
+    ADMSource src[FF_VMAF_ADM_SCALES][2];
     ADMRows rows;
 
     rows.base   = st->buf;
@@ -799,15 +677,16 @@ static int adm_extract(FFVmafFeature *f, const FFVmafPicture *ref,
         band_a0[p] = (int16_t *)planes;
         band_a1[p] = (int32_t *)(planes + st->a0);
         band_a2[p] = (int32_t *)(planes + st->a0 + st->a1);
+        src[0][p] = (ADMSource){ pic[p]->data[0], pic[p]->linesize[0], pic[p]->bpc };
+        src[1][p] = (ADMSource){ (uint8_t *)band_a0[p], s->g[1].w * sizeof(int16_t), 0 };
+        src[2][p] = (ADMSource){ (uint8_t *)band_a1[p], s->g[2].w * sizeof(int32_t), 0 };
+        src[3][p] = (ADMSource){ (uint8_t *)band_a2[p], s->g[3].w * sizeof(int32_t), 0 };
     }
 
-    adm_scale0(s, dsp, &rows, pic, band_a0, s->skip_scale0, &sums[0]);
-    adm_scale123(s, dsp, &rows, 1, (const void *const[2]){ band_a0[0], band_a0[1] },
-                 band_a1, &sums[1]);
-    adm_scale123(s, dsp, &rows, 2, (const void *const[2]){ band_a1[0], band_a1[1] },
-                 band_a2, &sums[2]);
-    adm_scale123(s, dsp, &rows, 3, (const void *const[2]){ band_a2[0], band_a2[1] },
-                 band_a3, &sums[3]);
+    adm_scale_s0(s, dsp, &rows, 0, src[0], band_a0, s->skip_scale0, &sums[0]);
+    adm_scale_s123(s, dsp, &rows, 1, src[1], band_a1, 0, &sums[1]);
+    adm_scale_s123(s, dsp, &rows, 2, src[2], band_a2, 0, &sums[2]);
+    adm_scale_s123(s, dsp, &rows, 3, src[3], band_a3, 0, &sums[3]);
 
     return ff_vmaf_adm_write(f, fc, index, sums);
 }
