@@ -85,8 +85,11 @@ fi
 
 # The output ends first (a trim after the filter): the log holds exactly the
 # frames that left the filter (as many as carry metadata), each with the
-# values of the full run: none computed as if the stream ended there.
-long="testsrc2=size=160x90:rate=25:duration=0.8"
+# values of the full run: none computed as if the stream ended there. The
+# inputs are long (200 frames) so that the trim's end reaches the filter
+# before they do: with 20, every frame had been read and went through the
+# filter in about one run of six.
+long="testsrc2=size=160x90:rate=25:duration=8"
 t_ffmpeg full -f lavfi -i "$long" -f lavfi -i "$long" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=log_fmt=json:log_path=$timing/full.json"
 t_ffmpeg cut -f lavfi -i "$long" -f lavfi -i "$long" \
