@@ -30,6 +30,13 @@
  * shift gives the same bits. The float/double steps of the decouple
  * (libvmaf's angle test and gain limit) are done lane by lane with the
  * same operations, in the same order, as the C code.
+ *
+ * The decouple, masking and 3-column-sum loops are the same at every
+ * scale and are written once, in adm_avx2_template.h, included at the end
+ * for scale 0 and for scales 1..3 with the per-scale steps defined here.
+ * The DWT, CSF and denominator kernels stay one per scale: their
+ * arithmetic differs (16-bit madd and packs at scale 0, 64-bit products
+ * and 32-bit stores above; a different rounding of every term).
  */
 
 #include <math.h>
@@ -52,19 +59,16 @@
 
 #define COS_1DEG_SQ 0x1.ffd814p-1
 
+/* The three row pointers p[0..2] advanced by k columns, as an array of
+ * element type type *: how a row's remainder goes to the C kernels. */
+#define ROWS3(type, p, k) ((type *const[3]){ (p)[0] + (k), (p)[1] + (k), (p)[2] + (k) })
+
 FF_VMAF_TARGET_BEGIN("avx2")
 
 /* Two int16 coefficients per dword, for vpmaddwd on (a, b) sample pairs. */
 static av_always_inline __m256i coef_pair(int a, int b)
 {
     return _mm256_set1_epi32((int)((uint32_t)(a & 0xffff) | ((uint32_t)b << 16)));
-}
-
-/* Arithmetic right shift of int64 lanes. */
-static av_always_inline __m256i srai64(__m256i x, __m128i cnt)
-{
-    __m256i sgn = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
-    return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(x, sgn), cnt), sgn);
 }
 
 static av_always_inline int64_t hsum64(__m256i v)
@@ -75,66 +79,83 @@ static av_always_inline int64_t hsum64(__m256i v)
 
 /* ---------------------------------------------------------------- DWT */
 
-/* One output row of the 4-tap vertical filter on int16 samples: outputs
- * 16 int16, from the pairs (x0, x1) and (x2, x3). */
-static av_always_inline void vert16(int16_t *lo, int16_t *hi, __m256i x0, __m256i x1,
-                                    __m256i x2, __m256i x3, __m256i rnd, __m128i sh)
+/* Two taps of int16 pairs: a * (k01 pair) + c * (k23 pair), per dword. */
+static av_always_inline __m256i madd2(__m256i a, __m256i c, __m256i k01, __m256i k23)
+{
+    return _mm256_add_epi32(_mm256_madd_epi16(a, k01), _mm256_madd_epi16(c, k23));
+}
+
+/* The 4-tap vertical low and high pass of 16 columns of the int16 rows
+ * x0..x3, in 32 bits: l[0], h[0] hold columns 0-3 | 8-11 and l[1], h[1]
+ * columns 4-7 | 12-15 (the order of unpacklo / unpackhi). */
+static av_always_inline void vert_taps16(__m256i l[2], __m256i h[2], __m256i x0,
+                                         __m256i x1, __m256i x2, __m256i x3)
 {
     const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
     const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
-    /* unpacklo holds columns 0-3 | 8-11, unpackhi 4-7 | 12-15: packing
-     * the two back restores the column order. */
     __m256i a = _mm256_unpacklo_epi16(x0, x1), b = _mm256_unpackhi_epi16(x0, x1);
     __m256i c = _mm256_unpacklo_epi16(x2, x3), d = _mm256_unpackhi_epi16(x2, x3);
-    __m256i la = _mm256_add_epi32(_mm256_madd_epi16(a, l01), _mm256_madd_epi16(c, l23));
-    __m256i lb = _mm256_add_epi32(_mm256_madd_epi16(b, l01), _mm256_madd_epi16(d, l23));
-    __m256i ha = _mm256_add_epi32(_mm256_madd_epi16(a, h01), _mm256_madd_epi16(c, h23));
-    __m256i hb = _mm256_add_epi32(_mm256_madd_epi16(b, h01), _mm256_madd_epi16(d, h23));
 
-    la = _mm256_sra_epi32(_mm256_add_epi32(la, rnd), sh);
-    lb = _mm256_sra_epi32(_mm256_add_epi32(lb, rnd), sh);
-    ha = _mm256_sra_epi32(_mm256_add_epi32(ha, rnd), sh);
-    hb = _mm256_sra_epi32(_mm256_add_epi32(hb, rnd), sh);
-    /* Every result fits int16 (|sum| < 2^31 before a shift of 8 or more),
-     * so the saturating pack is the C truncation. */
-    _mm256_storeu_si256((__m256i *)lo, _mm256_packs_epi32(la, lb));
-    _mm256_storeu_si256((__m256i *)hi, _mm256_packs_epi32(ha, hb));
+    l[0] = madd2(a, c, l01, l23);
+    l[1] = madd2(b, d, l01, l23);
+    h[0] = madd2(a, c, h01, h23);
+    h[1] = madd2(b, d, h01, h23);
+}
+
+/* (v + rnd) >> sh of vert_taps16()'s halves v0, v1, as 16 int16 in
+ * column order. Every result fits int16 (|sum| < 2^31 before a shift of 8
+ * or more), so the saturating pack is the C truncation. */
+static av_always_inline __m256i round_pack16(__m256i v0, __m256i v1, __m256i rnd, __m128i sh)
+{
+    return _mm256_packs_epi32(_mm256_sra_epi32(_mm256_add_epi32(v0, rnd), sh),
+                              _mm256_sra_epi32(_mm256_add_epi32(v1, rnd), sh));
+}
+
+/* 16 samples of one input row from column j, minus the mid value m
+ * (off): 8-bit ones widened first; 16-bit ones wrap to the right int16
+ * even for m = 32768. */
+static av_always_inline __m256i load_centred16(const void *row, int j, int wide,
+                                               __m256i off)
+{
+    __m256i x = wide ? _mm256_loadu_si256((const __m256i *)((const uint16_t *)row + j))
+                     : _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)((const uint8_t *)row + j)));
+    return _mm256_sub_epi16(x, off);
+}
+
+static av_always_inline void dwt_vert_s0(int16_t *lo, int16_t *hi, const void *const src[4],
+                                         int w, int bpc, int wide)
+{
+    /* In locals: the stores could alias src[] for the compiler. */
+    const uint8_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+    const int m = 1 << (bpc - 1);
+    const __m256i rnd = _mm256_set1_epi32(m);
+    const __m256i off = _mm256_set1_epi16((int16_t)m);
+    const __m128i sh  = _mm_cvtsi32_si128(bpc);
+    const int sz = wide ? 2 : 1;
+    const int wv = w & ~15;
+
+    for (int j = 0; j < wv; j += 16) {
+        __m256i l[2], h[2];
+
+        vert_taps16(l, h, load_centred16(s0, j, wide, off), load_centred16(s1, j, wide, off),
+                    load_centred16(s2, j, wide, off), load_centred16(s3, j, wide, off));
+        _mm256_storeu_si256((__m256i *)(lo + j), round_pack16(l[0], l[1], rnd, sh));
+        _mm256_storeu_si256((__m256i *)(hi + j), round_pack16(h[0], h[1], rnd, sh));
+    }
+    if (wv < w) {
+        const void *const t[4] = { s0 + wv * sz, s1 + wv * sz, s2 + wv * sz, s3 + wv * sz };
+        ff_vmaf_adm_dwt_vert_s0(lo + wv, hi + wv, t, w - wv, bpc);
+    }
 }
 
 void ff_vmaf_adm_dwt_vert_s0_avx2(int16_t *lo, int16_t *hi,
                                   const void *const src[4], int w, int bpc)
 {
-    const int m = 1 << (bpc - 1);
-    const __m256i rnd = _mm256_set1_epi32(m);
-    const __m128i sh  = _mm_cvtsi32_si128(bpc);
-    const int wv = w & ~15;
-
-    if (bpc == 8) {
-        const uint8_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
-        const __m256i off = _mm256_set1_epi16(128);
-        for (int j = 0; j < wv; j += 16) {
-#define LD8(s) _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)((s) + j))), off)
-            vert16(lo + j, hi + j, LD8(s0), LD8(s1), LD8(s2), LD8(s3), rnd, sh);
-#undef LD8
-        }
-        if (wv < w) {
-            const void *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
-            ff_vmaf_adm_dwt_vert_s0(lo + wv, hi + wv, t, w - wv, bpc);
-        }
-    } else {
-        const uint16_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
-        /* s - m wraps to the right int16 even for m = 32768. */
-        const __m256i off = _mm256_set1_epi16((int16_t)m);
-        for (int j = 0; j < wv; j += 16) {
-#define LD16(s) _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)((s) + j)), off)
-            vert16(lo + j, hi + j, LD16(s0), LD16(s1), LD16(s2), LD16(s3), rnd, sh);
-#undef LD16
-        }
-        if (wv < w) {
-            const void *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
-            ff_vmaf_adm_dwt_vert_s0(lo + wv, hi + wv, t, w - wv, bpc);
-        }
-    }
+    /* One copy per sample size, each with its own load. */
+    if (bpc == 8)
+        dwt_vert_s0(lo, hi, src, w, 8, 0);
+    else
+        dwt_vert_s0(lo, hi, src, w, bpc, 1);
 }
 
 void ff_vmaf_adm_dwt_horiz_s0_avx2(int16_t *lo, int16_t *hi, const int16_t *in,
@@ -152,11 +173,11 @@ void ff_vmaf_adm_dwt_horiz_s0_avx2(int16_t *lo, int16_t *hi, const int16_t *in,
         __m256i a1 = _mm256_loadu_si256((const __m256i *)(x + 16));
         __m256i b0 = _mm256_loadu_si256((const __m256i *)(x + 2));
         __m256i b1 = _mm256_loadu_si256((const __m256i *)(x + 18));
-        __m256i l0 = _mm256_add_epi32(_mm256_madd_epi16(a0, l01), _mm256_madd_epi16(b0, l23));
-        __m256i l1 = _mm256_add_epi32(_mm256_madd_epi16(a1, l01), _mm256_madd_epi16(b1, l23));
-        __m256i h0 = _mm256_add_epi32(_mm256_madd_epi16(a0, h01), _mm256_madd_epi16(b0, h23));
-        __m256i h1 = _mm256_add_epi32(_mm256_madd_epi16(a1, h01), _mm256_madd_epi16(b1, h23));
+        __m256i l0 = madd2(a0, b0, l01, l23), l1 = madd2(a1, b1, l01, l23);
+        __m256i h0 = madd2(a0, b0, h01, h23), h1 = madd2(a1, b1, h01, h23);
 
+        /* As round_pack16(), but by an immediate 16, and with l0, l1 in
+         * column order: the permute undoes the packs' lane interleave. */
         l0 = _mm256_srai_epi32(_mm256_add_epi32(l0, rnd), 16);
         l1 = _mm256_srai_epi32(_mm256_add_epi32(l1, rnd), 16);
         h0 = _mm256_srai_epi32(_mm256_add_epi32(h0, rnd), 16);
@@ -170,31 +191,28 @@ void ff_vmaf_adm_dwt_horiz_s0_avx2(int16_t *lo, int16_t *hi, const int16_t *in,
         ff_vmaf_adm_dwt_horiz_s0(lo + bv, hi + bv, in + 2 * bv, bw - bv);
 }
 
+/* 16 int32 columns in order from vert_taps16()'s halves v0, v1. */
+static av_always_inline void store_cols32(int32_t *p, __m256i v0, __m256i v1)
+{
+    _mm256_storeu_si256((__m256i *)p,       _mm256_permute2x128_si256(v0, v1, 0x20));
+    _mm256_storeu_si256((__m256i *)(p + 8), _mm256_permute2x128_si256(v0, v1, 0x31));
+}
+
 void ff_vmaf_adm_dwt_vert_s1_avx2(int32_t *lo, int32_t *hi,
                                   const int16_t *const src[4], int w)
 {
-    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
-    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
     const int16_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
     const int wv = w & ~15;
 
     for (int j = 0; j < wv; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i *)(s0 + j));
-        __m256i x1 = _mm256_loadu_si256((const __m256i *)(s1 + j));
-        __m256i x2 = _mm256_loadu_si256((const __m256i *)(s2 + j));
-        __m256i x3 = _mm256_loadu_si256((const __m256i *)(s3 + j));
-        __m256i a = _mm256_unpacklo_epi16(x0, x1), b = _mm256_unpackhi_epi16(x0, x1);
-        __m256i c = _mm256_unpacklo_epi16(x2, x3), d = _mm256_unpackhi_epi16(x2, x3);
-        /* a: columns 0-3 | 8-11, b: 4-7 | 12-15 */
-        __m256i la = _mm256_add_epi32(_mm256_madd_epi16(a, l01), _mm256_madd_epi16(c, l23));
-        __m256i lb = _mm256_add_epi32(_mm256_madd_epi16(b, l01), _mm256_madd_epi16(d, l23));
-        __m256i ha = _mm256_add_epi32(_mm256_madd_epi16(a, h01), _mm256_madd_epi16(c, h23));
-        __m256i hb = _mm256_add_epi32(_mm256_madd_epi16(b, h01), _mm256_madd_epi16(d, h23));
+#define LD(s) _mm256_loadu_si256((const __m256i *)((s) + j))
+        __m256i l[2], h[2];
 
-        _mm256_storeu_si256((__m256i *)(lo + j),     _mm256_permute2x128_si256(la, lb, 0x20));
-        _mm256_storeu_si256((__m256i *)(lo + j + 8), _mm256_permute2x128_si256(la, lb, 0x31));
-        _mm256_storeu_si256((__m256i *)(hi + j),     _mm256_permute2x128_si256(ha, hb, 0x20));
-        _mm256_storeu_si256((__m256i *)(hi + j + 8), _mm256_permute2x128_si256(ha, hb, 0x31));
+        /* Unrounded, unshifted: the 32-bit sums are the output. */
+        vert_taps16(l, h, LD(s0), LD(s1), LD(s2), LD(s3));
+#undef LD
+        store_cols32(lo + j, l[0], l[1]);
+        store_cols32(hi + j, h[0], h[1]);
     }
     if (wv < w) {
         const int16_t *const t[4] = { s0 + wv, s1 + wv, s2 + wv, s3 + wv };
@@ -334,15 +352,85 @@ static int egl_exact_in_float(double egl)
     return egl >= 0x1p-20 && egl <= 0x1p20 && m == floor(m);
 }
 
+/* The enhancement gain limit egl, as the decouple's gain limit uses it. */
+typedef struct GainLimit {
+    __m256d egl;
+    __m256  eglf;
+    int     in_float;   /* egl_exact_in_float(), where the scale allows it */
+} GainLimit;
+
+/* float_ok only at scale 0, where |rv| <= 2^15: above it rv reaches
+ * 2^31, and rv * egl is no longer exact in float. */
+static av_always_inline GainLimit gain_limit_init(double egl, int float_ok)
+{
+    return (GainLimit){ .egl      = _mm256_set1_pd(egl),
+                        .eglf     = _mm256_set1_ps((float)egl),
+                        .in_float = float_ok && egl_exact_in_float(egl) };
+}
+
+/* rv with the gain limit in the lanes of cond (angle within one degree
+ * and k > 0), the last step of the restore at every scale. */
+static av_always_inline __m256i limit_gain8(__m256i rv, __m256i o, __m256i t, __m256i cond,
+                                            const GainLimit *g)
+{
+    __m256i opos, lim;
+
+    if (_mm256_testz_si256(cond, cond))
+        return rv;
+    opos = _mm256_cmpgt_epi32(o, _mm256_setzero_si256());
+    if (g->in_float) {
+        __m256 re = _mm256_mul_ps(_mm256_cvtepi32_ps(rv), g->eglf);
+        __m256 tf = _mm256_cvtepi32_ps(t);
+        lim = _mm256_cvttps_epi32(_mm256_blendv_ps(_mm256_max_ps(re, tf), _mm256_min_ps(re, tf),
+                                                   _mm256_castsi256_ps(opos)));
+    } else {
+        lim = _mm256_set_m128i(limit4(_mm256_extracti128_si256(rv, 1),
+                                      _mm256_extracti128_si256(t, 1),
+                                      _mm256_extracti128_si256(opos, 1), g->egl),
+                               limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
+                                      _mm256_castsi256_si128(opos), g->egl));
+    }
+    return _mm256_blendv_epi8(rv, lim, cond);
+}
+
+/* Angle masks of 8 lanes of int16 bands, as dwords. */
+static av_always_inline __m256i angle8_s0(const int16_t *ph, const int16_t *pv,
+                                          const int16_t *qh, const int16_t *qv)
+{
+    const __m256 q = _mm256_set1_ps(1.0f / 4096.0f);
+    __m128i oh = _mm_loadu_si128((const __m128i *)ph);
+    __m128i ov = _mm_loadu_si128((const __m128i *)pv);
+    __m128i th = _mm_loadu_si128((const __m128i *)qh);
+    __m128i tv = _mm_loadu_si128((const __m128i *)qv);
+    __m256i ohv = _mm256_set_m128i(_mm_unpackhi_epi16(oh, ov), _mm_unpacklo_epi16(oh, ov));
+    __m256i thv = _mm256_set_m128i(_mm_unpackhi_epi16(th, tv), _mm_unpacklo_epi16(th, tv));
+    /* Pair sums wrap only at 2^31, which cvt_wrapped_ps() restores. */
+    __m256 fot = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, thv)), q);
+    __m256 foo = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, ohv)), q);
+    __m256 ftt = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(thv, thv)), q);
+    __m256d m0 = angle4(_mm256_cvtps_pd(_mm256_castps256_ps128(fot)),
+                        _mm256_cvtps_pd(_mm256_castps256_ps128(foo)),
+                        _mm256_cvtps_pd(_mm256_castps256_ps128(ftt)));
+    __m256d m1 = angle4(_mm256_cvtps_pd(_mm256_extractf128_ps(fot, 1)),
+                        _mm256_cvtps_pd(_mm256_extractf128_ps(foo, 1)),
+                        _mm256_cvtps_pd(_mm256_extractf128_ps(ftt, 1)));
+
+    return join_masks(m0, m1);
+}
+
+static av_always_inline __m256i load_band8_s0(const int16_t *p)
+{
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+
 /* Restored values of 8 scale-0 lanes (o, t sign-extended to int32). */
 static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
-                                            const int32_t *lut, __m256d egl,
-                                            int egl_f, __m256 eglf)
+                                            const int32_t *lut, const GainLimit *g)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i r64  = _mm256_set1_epi64x(16384);
     __m256i d = _mm256_i32gather_epi32(lut, _mm256_abs_epi32(o), 4);
-    __m256i ve, vo, k, rv, cond, lim;
+    __m256i ve, vo, k, rv;
 
     /* lut[0] is 0, so zeroing d for o = 0 changes nothing. */
     d  = _mm256_sign_epi32(d, o);
@@ -357,77 +445,24 @@ static av_always_inline __m256i restore8_s0(__m256i o, __m256i t, __m256i angle,
     rv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o),
                                             _mm256_set1_epi32(16384)), 15);
     /* k > 0 implies o != 0 (d = 0 gives k = 0). */
-    cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
-    if (_mm256_testz_si256(cond, cond))
-        return rv;
-    if (egl_f) {
-        __m256 re = _mm256_mul_ps(_mm256_cvtepi32_ps(rv), eglf);
-        __m256 tf = _mm256_cvtepi32_ps(t);
-        __m256 m  = _mm256_castsi256_ps(_mm256_cmpgt_epi32(o, zero));
-        lim = _mm256_cvttps_epi32(_mm256_blendv_ps(_mm256_max_ps(re, tf),
-                                                   _mm256_min_ps(re, tf), m));
-    } else {
-        __m256i opos = _mm256_cmpgt_epi32(o, zero);
-        __m128i l0 = limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
-                            _mm256_castsi256_si128(opos), egl);
-        __m128i l1 = limit4(_mm256_extracti128_si256(rv, 1), _mm256_extracti128_si256(t, 1),
-                            _mm256_extracti128_si256(opos, 1), egl);
-        lim = _mm256_set_m128i(l1, l0);
-    }
-    return _mm256_blendv_epi8(rv, lim, cond);
+    return limit_gain8(rv, o, t, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)), g);
 }
 
-void ff_vmaf_adm_decouple_s0_avx2(int16_t *const r[3], int16_t *const a[3],
-                                  const int16_t *const o[3],
-                                  const int16_t *const t[3],
-                                  int n, double egl, const int32_t *div_lut)
+/* r and a truncated to int16, as the C stores them. */
+static av_always_inline void store_bands8_s0(int16_t *r, int16_t *a, __m256i rr, __m256i aa)
 {
-    const __m256d eglv = _mm256_set1_pd(egl);
-    const __m256 eglf  = _mm256_set1_ps((float)egl);
-    const int egl_f    = egl_exact_in_float(egl);
-    const __m256i m16  = _mm256_set1_epi32(0xffff);
-    const int nv = n & ~7;
+    const __m256i m16 = _mm256_set1_epi32(0xffff);
+    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(rr, m16),
+                                                             _mm256_and_si256(aa, m16)), 0xd8);
 
-    for (int j = 0; j < nv; j += 8) {
-        __m128i oh = _mm_loadu_si128((const __m128i *)(o[0] + j));
-        __m128i ov = _mm_loadu_si128((const __m128i *)(o[1] + j));
-        __m128i th = _mm_loadu_si128((const __m128i *)(t[0] + j));
-        __m128i tv = _mm_loadu_si128((const __m128i *)(t[1] + j));
-        __m256i ohv = _mm256_set_m128i(_mm_unpackhi_epi16(oh, ov), _mm_unpacklo_epi16(oh, ov));
-        __m256i thv = _mm256_set_m128i(_mm_unpackhi_epi16(th, tv), _mm_unpacklo_epi16(th, tv));
-        /* Pair sums wrap only at 2^31, which cvt_wrapped_ps() restores. */
-        const __m256 q = _mm256_set1_ps(1.0f / 4096.0f);
-        __m256 fot = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, thv)), q);
-        __m256 foo = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(ohv, ohv)), q);
-        __m256 ftt = _mm256_mul_ps(cvt_wrapped_ps(_mm256_madd_epi16(thv, thv)), q);
-        __m256d m0 = angle4(_mm256_cvtps_pd(_mm256_castps256_ps128(fot)),
-                            _mm256_cvtps_pd(_mm256_castps256_ps128(foo)),
-                            _mm256_cvtps_pd(_mm256_castps256_ps128(ftt)));
-        __m256d m1 = angle4(_mm256_cvtps_pd(_mm256_extractf128_ps(fot, 1)),
-                            _mm256_cvtps_pd(_mm256_extractf128_ps(foo, 1)),
-                            _mm256_cvtps_pd(_mm256_extractf128_ps(ftt, 1)));
-        __m256i angle = join_masks(m0, m1);
+    _mm_storeu_si128((__m128i *)r, _mm256_castsi256_si128(p));
+    _mm_storeu_si128((__m128i *)a, _mm256_extracti128_si256(p, 1));
+}
 
-        for (int b = 0; b < 3; b++) {
-            __m256i ob = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
-            __m256i tb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
-            __m256i rr = restore8_s0(ob, tb, angle, div_lut, eglv, egl_f, eglf);
-            __m256i aa = _mm256_sub_epi32(tb, rr);
-            /* int16 truncation of both, packed as r | a. */
-            __m256i p = _mm256_packus_epi32(_mm256_and_si256(rr, m16),
-                                            _mm256_and_si256(aa, m16));
-            p = _mm256_permute4x64_epi64(p, 0xd8);
-            _mm_storeu_si128((__m128i *)(r[b] + j), _mm256_castsi256_si128(p));
-            _mm_storeu_si128((__m128i *)(a[b] + j), _mm256_extracti128_si256(p, 1));
-        }
-    }
-    if (nv < n) {
-        int16_t *const r2[3] = { r[0] + nv, r[1] + nv, r[2] + nv };
-        int16_t *const a2[3] = { a[0] + nv, a[1] + nv, a[2] + nv };
-        const int16_t *const o2[3] = { o[0] + nv, o[1] + nv, o[2] + nv };
-        const int16_t *const t2[3] = { t[0] + nv, t[1] + nv, t[2] + nv };
-        ff_vmaf_adm_decouple_s0(r2, a2, o2, t2, n - nv, egl, div_lut);
-    }
+/* (double)(float)x / 4096 of x exact in double. */
+static av_always_inline __m256d round_ps_q(__m256d x)
+{
+    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(x)), _mm256_set1_pd(1.0 / 4096.0));
 }
 
 /*
@@ -457,13 +492,40 @@ static av_always_inline __m256d cvt_i64_ps_pd(__m256i x)
                                     _mm256_set1_pd(0x1.00000001p84)),
                       _mm256_castsi256_pd(lo32));
     d = _mm256_xor_pd(d, _mm256_castsi256_pd(_mm256_and_si256(sgn, _mm256_set1_epi64x(INT64_MIN))));
-    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(d)), _mm256_set1_pd(1.0 / 4096.0));
+    return round_ps_q(d);
 }
 
-/* (double)(float)x / 4096 of x exact in double. */
-static av_always_inline __m256d round_ps_q(__m256d x)
+/*
+ * a * b + c * d of 4 int32 lanes as (double)(float)x / 4096, the float
+ * rounded once, as in C: with exact set the lanes are below 2^26 in
+ * magnitude, so the products and their sum (< 2^53) are exact in double;
+ * else they are formed in int64 and rounded by cvt_i64_ps_pd().
+ */
+static av_always_inline __m256d dot2_q(__m128i a, __m128i b, __m128i c, __m128i d, int exact)
 {
-    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(x)), _mm256_set1_pd(1.0 / 4096.0));
+    if (exact)
+        return round_ps_q(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(a), _mm256_cvtepi32_pd(b)),
+                                        _mm256_mul_pd(_mm256_cvtepi32_pd(c), _mm256_cvtepi32_pd(d))));
+    return cvt_i64_ps_pd(_mm256_add_epi64(
+        _mm256_mul_epi32(_mm256_cvtepi32_epi64(a), _mm256_cvtepi32_epi64(b)),
+        _mm256_mul_epi32(_mm256_cvtepi32_epi64(c), _mm256_cvtepi32_epi64(d))));
+}
+
+/* Angle masks of the 8 lanes of oh, ov, th, tv, as dwords (dot2_q()'s
+ * exact). */
+static av_always_inline __m256i angle8_dots(__m256i oh, __m256i ov, __m256i th, __m256i tv,
+                                            int exact)
+{
+    __m256d m[2];
+
+    for (int h = 0; h < 2; h++) {
+#define HALF(v) (h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
+        __m128i oh4 = HALF(oh), ov4 = HALF(ov), th4 = HALF(th), tv4 = HALF(tv);
+#undef HALF
+        m[h] = angle4(dot2_q(oh4, th4, ov4, tv4, exact), dot2_q(oh4, oh4, ov4, ov4, exact),
+                      dot2_q(th4, th4, tv4, tv4, exact));
+    }
+    return join_masks(m[0], m[1]);
 }
 
 /* Angle masks of 8 lanes of int32 bands, as dwords. */
@@ -471,36 +533,15 @@ static av_always_inline __m256i angle8_s123(const int32_t *ph, const int32_t *pv
                                             const int32_t *qh, const int32_t *qv)
 {
 #define LD(p) _mm256_loadu_si256((const __m256i *)(p))
-    const __m256i oh8 = LD(ph), ov8 = LD(pv), th8 = LD(qh), tv8 = LD(qv);
+    const __m256i oh = LD(ph), ov = LD(pv), th = LD(qh), tv = LD(qv);
 #undef LD
-    __m256i any = _mm256_or_si256(_mm256_or_si256(_mm256_abs_epi32(oh8), _mm256_abs_epi32(ov8)),
-                                  _mm256_or_si256(_mm256_abs_epi32(th8), _mm256_abs_epi32(tv8)));
-    __m256d m[2];
+    __m256i any = _mm256_or_si256(_mm256_or_si256(_mm256_abs_epi32(oh), _mm256_abs_epi32(ov)),
+                                  _mm256_or_si256(_mm256_abs_epi32(th), _mm256_abs_epi32(tv)));
 
-    if (_mm256_testz_si256(any, _mm256_set1_epi32(~((1 << 26) - 1)))) {
-        /* |values| < 2^26: the products and their sums (< 2^53) are exact
-         * in double, so the one rounding to float is the C one. */
-        for (int h = 0; h < 2; h++) {
-#define HALF(v) _mm256_cvtepi32_pd(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
-            __m256d oh = HALF(oh8), ov = HALF(ov8), th = HALF(th8), tv = HALF(tv8);
-#undef HALF
-            __m256d ot = _mm256_add_pd(_mm256_mul_pd(oh, th), _mm256_mul_pd(ov, tv));
-            __m256d oo = _mm256_add_pd(_mm256_mul_pd(oh, oh), _mm256_mul_pd(ov, ov));
-            __m256d tt = _mm256_add_pd(_mm256_mul_pd(th, th), _mm256_mul_pd(tv, tv));
-            m[h] = angle4(round_ps_q(ot), round_ps_q(oo), round_ps_q(tt));
-        }
-        return join_masks(m[0], m[1]);
-    }
-    for (int h = 0; h < 2; h++) {
-#define HALF(v) _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
-        __m256i oh = HALF(oh8), ov = HALF(ov8), th = HALF(th8), tv = HALF(tv8);
-#undef HALF
-        __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
-        __m256i oo = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
-        __m256i tt = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
-        m[h] = angle4(cvt_i64_ps_pd(ot), cvt_i64_ps_pd(oo), cvt_i64_ps_pd(tt));
-    }
-    return join_masks(m[0], m[1]);
+    /* One copy for the usual small bands, in double, one for the rest. */
+    if (_mm256_testz_si256(any, _mm256_set1_epi32(~((1 << 26) - 1))))
+        return angle8_dots(oh, ov, th, tv, 1);
+    return angle8_dots(oh, ov, th, tv, 0);
 }
 
 /* d * t + 2^(sh - 1), clamped so that >> sh is clip(.., 0, 32768), for
@@ -519,7 +560,7 @@ static av_always_inline __m256i gain_q(__m256i d, __m256i t, __m256i sh)
 
 /* Restored values of 8 lanes of scales 1..3. */
 static av_always_inline __m256i restore8_s123(__m256i o, __m256i t, __m256i angle,
-                                              const int32_t *lut, __m256d egl)
+                                              const int32_t *lut, const GainLimit *g)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i r15  = _mm256_set1_epi64x(16384);
@@ -544,47 +585,20 @@ static av_always_inline __m256i restore8_s123(__m256i o, __m256i t, __m256i angl
     __m256i re_ = _mm256_add_epi64(_mm256_mul_epi32(k, o), r15);
     __m256i ro_ = _mm256_add_epi64(_mm256_mul_epi32(ko, _mm256_srli_epi64(o, 32)), r15);
     __m256i rv  = _mm256_blend_epi32(_mm256_srli_epi64(re_, 15), _mm256_slli_epi64(ro_, 17), 0xaa);
-    /* k > 0 implies o != 0 (m = 0 gives d = 0, then k = 0). */
-    __m256i cond = _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero));
-    __m256i lim, opos;
 
-    if (_mm256_testz_si256(cond, cond))
-        return rv;
-    opos = _mm256_cmpgt_epi32(o, zero);
-    lim  = _mm256_set_m128i(limit4(_mm256_extracti128_si256(rv, 1),
-                                   _mm256_extracti128_si256(t, 1),
-                                   _mm256_extracti128_si256(opos, 1), egl),
-                            limit4(_mm256_castsi256_si128(rv), _mm256_castsi256_si128(t),
-                                   _mm256_castsi256_si128(opos), egl));
-    return _mm256_blendv_epi8(rv, lim, cond);
+    /* k > 0 implies o != 0 (m = 0 gives d = 0, then k = 0). */
+    return limit_gain8(rv, o, t, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)), g);
 }
 
-void ff_vmaf_adm_decouple_s123_avx2(int32_t *const r[3], int32_t *const a[3],
-                                    const int32_t *const o[3],
-                                    const int32_t *const t[3],
-                                    int n, double egl, const int32_t *div_lut)
+static av_always_inline __m256i load_band8_s123(const int32_t *p)
 {
-    const __m256d eglv = _mm256_set1_pd(egl);
-    const int nv = n & ~7;
+    return _mm256_loadu_si256((const __m256i *)p);
+}
 
-    for (int j = 0; j < nv; j += 8) {
-        __m256i angle = angle8_s123(o[0] + j, o[1] + j, t[0] + j, t[1] + j);
-
-        for (int b = 0; b < 3; b++) {
-            __m256i ob = _mm256_loadu_si256((const __m256i *)(o[b] + j));
-            __m256i tb = _mm256_loadu_si256((const __m256i *)(t[b] + j));
-            __m256i rr = restore8_s123(ob, tb, angle, div_lut, eglv);
-            _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
-            _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
-        }
-    }
-    if (nv < n) {
-        int32_t *const r2[3] = { r[0] + nv, r[1] + nv, r[2] + nv };
-        int32_t *const a2[3] = { a[0] + nv, a[1] + nv, a[2] + nv };
-        const int32_t *const o2[3] = { o[0] + nv, o[1] + nv, o[2] + nv };
-        const int32_t *const t2[3] = { t[0] + nv, t[1] + nv, t[2] + nv };
-        ff_vmaf_adm_decouple_s123(r2, a2, o2, t2, n - nv, egl, div_lut);
-    }
+static av_always_inline void store_bands8_s123(int32_t *r, int32_t *a, __m256i rr, __m256i aa)
+{
+    _mm256_storeu_si256((__m256i *)r, rr);
+    _mm256_storeu_si256((__m256i *)a, aa);
 }
 
 /* ---------------------------------------------------------------- CSF */
@@ -621,10 +635,8 @@ void ff_vmaf_adm_csf_s0_avx2(int32_t *flt_sum, int32_t *ctr_sum,
         _mm256_storeu_si256((__m256i *)(flt_sum + j), fs);
         _mm256_storeu_si256((__m256i *)(ctr_sum + j), cs);
     }
-    if (nv < n) {
-        const int16_t *const s2[3] = { src[0] + nv, src[1] + nv, src[2] + nv };
-        ff_vmaf_adm_csf_s0(flt_sum + nv, ctr_sum + nv, s2, n - nv, rf);
-    }
+    if (nv < n)
+        ff_vmaf_adm_csf_s0(flt_sum + nv, ctr_sum + nv, ROWS3(const int16_t, src, nv), n - nv, rf);
 }
 
 void ff_vmaf_adm_csf_s123_avx2(int32_t *const dst[3], int64_t *flt_sum,
@@ -676,39 +688,9 @@ void ff_vmaf_adm_csf_s123_avx2(int32_t *const dst[3], int64_t *flt_sum,
         _mm256_storeu_si256((__m256i *)(ctr_sum + j + 4),
                             _mm256_cvtepi32_epi64(_mm256_extracti128_si256(cs, 1)));
     }
-    if (nv < n) {
-        int32_t *const d2[3] = { dst[0] + nv, dst[1] + nv, dst[2] + nv };
-        const int32_t *const s2[3] = { src[0] + nv, src[1] + nv, src[2] + nv };
-        ff_vmaf_adm_csf_s123(d2, flt_sum + nv, ctr_sum + nv, s2, n - nv, rf);
-    }
-}
-
-void ff_vmaf_adm_hsum3_32_avx2(int32_t *dst, const int32_t *src, int n)
-{
-    const int nv = n & ~7;
-
-    for (int j = 0; j < nv; j += 8) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(src + j - 1));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(src + j));
-        __m256i c = _mm256_loadu_si256((const __m256i *)(src + j + 1));
-        _mm256_storeu_si256((__m256i *)(dst + j), _mm256_add_epi32(_mm256_add_epi32(a, b), c));
-    }
     if (nv < n)
-        ff_vmaf_adm_hsum3_32(dst + nv, src + nv, n - nv);
-}
-
-void ff_vmaf_adm_hsum3_64_avx2(int64_t *dst, const int64_t *src, int n)
-{
-    const int nv = n & ~3;
-
-    for (int j = 0; j < nv; j += 4) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(src + j - 1));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(src + j));
-        __m256i c = _mm256_loadu_si256((const __m256i *)(src + j + 1));
-        _mm256_storeu_si256((__m256i *)(dst + j), _mm256_add_epi64(_mm256_add_epi64(a, b), c));
-    }
-    if (nv < n)
-        ff_vmaf_adm_hsum3_64(dst + nv, src + nv, n - nv);
+        ff_vmaf_adm_csf_s123(ROWS3(int32_t, dst, nv), flt_sum + nv, ctr_sum + nv,
+                             ROWS3(const int32_t, src, nv), n - nv, rf);
 }
 
 /* ------------------------------------------------------------ masking */
@@ -734,146 +716,114 @@ static av_always_inline __m256i cube8_add(__m256i acc, __m256i x, __m256i prnd, 
     return _mm256_add_epi64(acc, _mm256_add_epi64(ce, co));
 }
 
-void ff_vmaf_adm_cm_row_s0_avx2(int64_t sum[3], const int16_t *const s[3],
-                                const int32_t *const hs[3], const int32_t *flt,
-                                const int32_t *ctr, int n, const uint16_t rf[3],
-                                int c_hv, int c_d)
+typedef struct CMConsts_s0 {
+    __m256i rf[3];
+    __m256i rhv, rd;    /* rounding of the cube shifts c_hv, c_d */
+    __m128i chv, cd;
+} CMConsts_s0;
+
+static av_always_inline CMConsts_s0 cm_consts_s0(const uint16_t rf[3], int c_hv, int c_d)
+{
+    return (CMConsts_s0){
+        .rf  = { _mm256_set1_epi32(rf[0]), _mm256_set1_epi32(rf[1]),
+                 _mm256_set1_epi32(rf[2]) },
+        .rhv = _mm256_set1_epi64x(c_hv > 0 ? 1LL << (c_hv - 1) : 0),
+        .rd  = _mm256_set1_epi64x(c_d > 0 ? 1LL << (c_d - 1) : 0),
+        .chv = _mm_cvtsi32_si128(c_hv),
+        .cd  = _mm_cvtsi32_si128(c_d),
+    };
+}
+
+/* Adds the masked cubes of the 8 scale-0 columns at j (thresholds thr)
+ * to acc; returns 0, adding nothing, where values are too large for the
+ * products here. */
+static av_always_inline int cm_cubes_s0(__m256i acc[3], const int16_t *const s[3], int j,
+                                        __m256i thr, const CMConsts_s0 *k)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i big  = _mm256_set1_epi64x(~((1LL << 30) - 1));
     const __m256i big32 = _mm256_set1_epi32(~((1 << 30) - 1));
     const __m256i thr_big = _mm256_set1_epi32(~((1 << 18) - 1));
     const __m256i p29  = _mm256_set1_epi64x(1 << 28), p30 = _mm256_set1_epi64x(1 << 29);
-    const __m256i rhv  = _mm256_set1_epi64x(c_hv > 0 ? 1LL << (c_hv - 1) : 0);
-    const __m256i rd   = _mm256_set1_epi64x(c_d > 0 ? 1LL << (c_d - 1) : 0);
-    const __m128i chv  = _mm_cvtsi32_si128(c_hv), cd = _mm_cvtsi32_si128(c_d);
-    const __m256i rfv[3] = { _mm256_set1_epi32(rf[0]), _mm256_set1_epi32(rf[1]),
-                             _mm256_set1_epi32(rf[2]) };
-    __m256i acc[3] = { zero, zero, zero };
-    int64_t extra[3] = { 0, 0, 0 };
-    const int nv = n & ~7;
+    __m256i av[3], x[3][2], any;
 
-    for (int j = 0; j < nv; j += 8) {
-#define LD(p) _mm256_loadu_si256((const __m256i *)((p) + j))
-        /* The threshold is an int sum in C, wrapping like this one. */
-        __m256i thr = _mm256_add_epi32(_mm256_add_epi32(LD(hs[0]), LD(hs[1])),
-                                       _mm256_sub_epi32(LD(hs[2]), LD(flt)));
-#undef LD
-        __m256i av[3], x[3][2], any;
-
-        thr = _mm256_add_epi32(thr, _mm256_loadu_si256((const __m256i *)(ctr + j)));
+    for (int b = 0; b < 3; b++) {
+        __m128i sv = _mm_loadu_si128((const __m128i *)(s[b] + j));
+        /* |s * rf| < 2^31: an int in C too. */
+        av[b] = _mm256_abs_epi32(_mm256_mullo_epi32(_mm256_cvtepi16_epi32(sv), k->rf[b]));
+    }
+    any = _mm256_or_si256(_mm256_or_si256(av[0], av[1]), av[2]);
+    if (_mm256_testz_si256(thr, thr_big) && _mm256_testz_si256(any, big32)) {
+        /* The usual case: 0 <= thr < 2^18 and |s * rf| < 2^30, so
+         * x = max(|s * rf| - thr * 2^(10 or 12), 0) < 2^30 is a dword. */
+        const __m256i t10 = _mm256_slli_epi32(thr, 10), t12 = _mm256_slli_epi32(thr, 12);
+        __m256i xh = _mm256_max_epi32(_mm256_sub_epi32(av[0], t10), zero);
+        __m256i xv = _mm256_max_epi32(_mm256_sub_epi32(av[1], t10), zero);
+        __m256i xd = _mm256_max_epi32(_mm256_sub_epi32(av[2], t12), zero);
+        acc[0] = cube8_add(acc[0], xh, p29, 29, k->rhv, k->chv);
+        acc[1] = cube8_add(acc[1], xv, p29, 29, k->rhv, k->chv);
+        acc[2] = cube8_add(acc[2], xd, p30, 30, k->rd,  k->cd);
+        return 1;
+    }
+    for (int h = 0; h < 2; h++) {
+        __m256i t64 = _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(thr, 1)
+                                              : _mm256_castsi256_si128(thr));
+        __m256i tq[2] = { _mm256_slli_epi64(t64, 10), _mm256_slli_epi64(t64, 12) };
         for (int b = 0; b < 3; b++) {
-            __m128i sv = _mm_loadu_si128((const __m128i *)(s[b] + j));
-            /* |s * rf| < 2^31: an int in C too. */
-            av[b] = _mm256_abs_epi32(_mm256_mullo_epi32(_mm256_cvtepi16_epi32(sv), rfv[b]));
-        }
-        any = _mm256_or_si256(_mm256_or_si256(av[0], av[1]), av[2]);
-        if (_mm256_testz_si256(thr, thr_big) && _mm256_testz_si256(any, big32)) {
-            /* The usual case: 0 <= thr < 2^18 and |s * rf| < 2^30, so
-             * x = max(|s * rf| - thr * 2^(10 or 12), 0) < 2^30 is a dword. */
-            const __m256i t10 = _mm256_slli_epi32(thr, 10), t12 = _mm256_slli_epi32(thr, 12);
-            __m256i xh = _mm256_max_epi32(_mm256_sub_epi32(av[0], t10), zero);
-            __m256i xv = _mm256_max_epi32(_mm256_sub_epi32(av[1], t10), zero);
-            __m256i xd = _mm256_max_epi32(_mm256_sub_epi32(av[2], t12), zero);
-            acc[0] = cube8_add(acc[0], xh, p29, 29, rhv, chv);
-            acc[1] = cube8_add(acc[1], xv, p29, 29, rhv, chv);
-            acc[2] = cube8_add(acc[2], xd, p30, 30, rd,  cd);
-            continue;
-        }
-        for (int h = 0; h < 2; h++) {
-            __m256i t64 = _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(thr, 1)
-                                                  : _mm256_castsi256_si128(thr));
-            __m256i tq[2] = { _mm256_slli_epi64(t64, 10), _mm256_slli_epi64(t64, 12) };
-            for (int b = 0; b < 3; b++) {
-                __m128i a = h ? _mm256_extracti128_si256(av[b], 1) : _mm256_castsi256_si128(av[b]);
-                __m256i v = _mm256_sub_epi64(_mm256_cvtepu32_epi64(a), tq[b == 2]);
-                x[b][h] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
-            }
-        }
-        any = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(x[0][0], x[0][1]),
-                                              _mm256_or_si256(x[1][0], x[1][1])),
-                              _mm256_or_si256(x[2][0], x[2][1]));
-        if (!_mm256_testz_si256(any, big)) {
-            /* Large values (only at extreme contrast or with a very
-             * negative threshold): the C kernel, whose int64 products may
-             * wrap. */
-            const int16_t *const s2[3] = { s[0] + j, s[1] + j, s[2] + j };
-            const int32_t *const h2[3] = { hs[0] + j, hs[1] + j, hs[2] + j };
-            int64_t part[3];
-            ff_vmaf_adm_cm_row_s0(part, s2, h2, flt + j, ctr + j, 8, rf, c_hv, c_d);
-            for (int b = 0; b < 3; b++)
-                extra[b] += part[b];
-            continue;
-        }
-        /* Negative or large thresholds with x < 2^30: in 64 bits. */
-        for (int h = 0; h < 2; h++) {
-            acc[0] = _mm256_add_epi64(acc[0], cube_fast(x[0][h], p29, 29, rhv, chv));
-            acc[1] = _mm256_add_epi64(acc[1], cube_fast(x[1][h], p29, 29, rhv, chv));
-            acc[2] = _mm256_add_epi64(acc[2], cube_fast(x[2][h], p30, 30, rd,  cd));
+            __m128i a = h ? _mm256_extracti128_si256(av[b], 1) : _mm256_castsi256_si128(av[b]);
+            __m256i v = _mm256_sub_epi64(_mm256_cvtepu32_epi64(a), tq[b == 2]);
+            x[b][h] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
         }
     }
-    if (nv < n) {
-        const int16_t *const s2[3] = { s[0] + nv, s[1] + nv, s[2] + nv };
-        const int32_t *const h2[3] = { hs[0] + nv, hs[1] + nv, hs[2] + nv };
-        int64_t part[3];
-        ff_vmaf_adm_cm_row_s0(part, s2, h2, flt + nv, ctr + nv, n - nv, rf, c_hv, c_d);
-        for (int b = 0; b < 3; b++)
-            extra[b] += part[b];
+    any = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(x[0][0], x[0][1]),
+                                          _mm256_or_si256(x[1][0], x[1][1])),
+                          _mm256_or_si256(x[2][0], x[2][1]));
+    /* Large values (only at extreme contrast or with a very negative
+     * threshold) are the C kernel's. */
+    if (!_mm256_testz_si256(any, big))
+        return 0;
+    /* Negative or large thresholds with x < 2^30: in 64 bits. */
+    for (int h = 0; h < 2; h++) {
+        acc[0] = _mm256_add_epi64(acc[0], cube_fast(x[0][h], p29, 29, k->rhv, k->chv));
+        acc[1] = _mm256_add_epi64(acc[1], cube_fast(x[1][h], p29, 29, k->rhv, k->chv));
+        acc[2] = _mm256_add_epi64(acc[2], cube_fast(x[2][h], p30, 30, k->rd,  k->cd));
     }
-    /* Sums wrap modulo 2^64 in any order, as the C ones. */
-    for (int b = 0; b < 3; b++)
-        sum[b] = (int64_t)((uint64_t)hsum64(acc[b]) + (uint64_t)extra[b]);
+    return 1;
 }
 
-void ff_vmaf_adm_cm_row_s123_avx2(int64_t sum[3], const int32_t *const x[3],
-                                  const int64_t *const hs[3], const int64_t *flt,
-                                  const int64_t *ctr, int n, int shift)
+typedef struct CMConsts_s123 {
+    __m256i rnd;
+    __m128i shift;
+} CMConsts_s123;
+
+static av_always_inline CMConsts_s123 cm_consts_s123(int shift)
+{
+    return (CMConsts_s123){ .rnd   = _mm256_set1_epi64x(shift > 0 ? 1LL << (shift - 1) : 0),
+                            .shift = _mm_cvtsi32_si128(shift) };
+}
+
+/* Adds the masked cubes of the 4 columns at j of scales 1..3 (int64
+ * thresholds thr) to acc; returns 0, adding nothing, where a value
+ * reaches 2^31. */
+static av_always_inline int cm_cubes_s123(__m256i acc[3], const int32_t *const x[3], int j,
+                                          __m256i thr, const CMConsts_s123 *k)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i big  = _mm256_set1_epi64x(~((1LL << 31) - 1));
     const __m256i p30  = _mm256_set1_epi64x(1 << 29);
-    const __m256i rnd  = _mm256_set1_epi64x(shift > 0 ? 1LL << (shift - 1) : 0);
-    const __m128i c    = _mm_cvtsi32_si128(shift);
-    __m256i acc[3] = { zero, zero, zero };
-    int64_t extra[3] = { 0, 0, 0 };
-    const int nv = n & ~3;
+    __m256i xv[3], any;
 
-    for (int j = 0; j < nv; j += 4) {
-#define LD(p) _mm256_loadu_si256((const __m256i *)((p) + j))
-        __m256i thr = _mm256_add_epi64(_mm256_add_epi64(LD(hs[0]), LD(hs[1])),
-                                       _mm256_sub_epi64(LD(hs[2]), LD(flt)));
-#undef LD
-        __m256i xv[3], any;
-
-        thr = _mm256_add_epi64(thr, _mm256_loadu_si256((const __m256i *)(ctr + j)));
-        for (int b = 0; b < 3; b++) {
-            __m128i av = _mm_abs_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
-            __m256i v  = _mm256_sub_epi64(_mm256_cvtepu32_epi64(av), thr);
-            xv[b] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
-        }
-        any = _mm256_or_si256(_mm256_or_si256(xv[0], xv[1]), xv[2]);
-        if (!_mm256_testz_si256(any, big)) {
-            const int32_t *const x2[3] = { x[0] + j, x[1] + j, x[2] + j };
-            const int64_t *const h2[3] = { hs[0] + j, hs[1] + j, hs[2] + j };
-            int64_t part[3];
-            ff_vmaf_adm_cm_row_s123(part, x2, h2, flt + j, ctr + j, 4, shift);
-            for (int b = 0; b < 3; b++)
-                extra[b] += part[b];
-            continue;
-        }
-        for (int b = 0; b < 3; b++)
-            acc[b] = _mm256_add_epi64(acc[b], cube_fast(xv[b], p30, 30, rnd, c));
+    for (int b = 0; b < 3; b++) {
+        __m128i av = _mm_abs_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
+        __m256i v  = _mm256_sub_epi64(_mm256_cvtepu32_epi64(av), thr);
+        xv[b] = _mm256_and_si256(v, _mm256_cmpgt_epi64(v, zero));
     }
-    if (nv < n) {
-        const int32_t *const x2[3] = { x[0] + nv, x[1] + nv, x[2] + nv };
-        const int64_t *const h2[3] = { hs[0] + nv, hs[1] + nv, hs[2] + nv };
-        int64_t part[3];
-        ff_vmaf_adm_cm_row_s123(part, x2, h2, flt + nv, ctr + nv, n - nv, shift);
-        for (int b = 0; b < 3; b++)
-            extra[b] += part[b];
-    }
+    any = _mm256_or_si256(_mm256_or_si256(xv[0], xv[1]), xv[2]);
+    if (!_mm256_testz_si256(any, big))
+        return 0;
     for (int b = 0; b < 3; b++)
-        sum[b] = (int64_t)((uint64_t)hsum64(acc[b]) + (uint64_t)extra[b]);
+        acc[b] = _mm256_add_epi64(acc[b], cube_fast(xv[b], p30, 30, k->rnd, k->shift));
+    return 1;
 }
 
 /* -------------------------------------------------------- denominator */
@@ -912,5 +862,31 @@ uint64_t ff_vmaf_adm_den_row_s123_avx2(const int32_t *o, int n, int p, int c)
     }
     return (uint64_t)hsum64(acc) + (nv < n ? ff_vmaf_adm_den_row_s123(o + nv, n - nv, p, c) : 0);
 }
+
+/* --------------------------------------- decouple, masking, 3-column sums */
+
+#define BAND_T        int16_t
+#define CSF_T         int32_t
+#define CSF_LANES     8
+#define ADD_CSF       _mm256_add_epi32
+#define SUB_CSF       _mm256_sub_epi32
+#define FUNC(name)    name ## _s0
+#define GAIN_IN_FLOAT 1
+#define HSUM3_C       ff_vmaf_adm_hsum3_32
+#define CM_PARAMS     const uint16_t rf[3], int c_hv, int c_d
+#define CM_ARGS       rf, c_hv, c_d
+#include "adm_avx2_template.h"
+
+#define BAND_T        int32_t
+#define CSF_T         int64_t
+#define CSF_LANES     4
+#define ADD_CSF       _mm256_add_epi64
+#define SUB_CSF       _mm256_sub_epi64
+#define FUNC(name)    name ## _s123
+#define GAIN_IN_FLOAT 0
+#define HSUM3_C       ff_vmaf_adm_hsum3_64
+#define CM_PARAMS     int shift
+#define CM_ARGS       shift
+#include "adm_avx2_template.h"
 
 FF_VMAF_TARGET_END
