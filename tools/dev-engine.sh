@@ -36,11 +36,16 @@ if [ ! -f "$out/o/models_data.o" ] || [ -n "$(find "$top/models" -newer "$out/o/
     $CC $cflags -I"$top/libavfilter/vmaf" -c "$out/o/models_data.c" -o "$out/o/models_data.o"
 fi
 objs="$objs $out/o/models_data.o"
+# A code object is made again when its kernel or a header kernels include changed.
+stale_kernel() { # kernel object
+    [ ! -f "$2" ] || [ "$1" -nt "$2" ] ||
+        [ -n "$(find "$top/libavfilter/hip" "$top/libavfilter/vmaf/adm_filter.h" -name '*.h' -newer "$2" | head -1)" ]
+}
 if grep -q 'define CONFIG_HIP_NV 1' "$obj/config.h"; then
     for k in "$top"/libavfilter/hip/*.hip; do
         n=$(basename "$k" .hip)
         fb=$out/o/$n.fatbin
-        if [ ! -f "$fb.o" ] || [ "$k" -nt "$fb.o" ] || [ "$top/libavfilter/hip/gpu_compat.h" -nt "$fb.o" ]; then
+        if stale_kernel "$k" "$fb.o"; then
             "$NVCC" -x cu -fatbin -O3 --fmad=false -gencode arch=compute_${arch#sm_},code=$arch \
                 -I"$top/libavfilter/hip" -o "$fb" "$k"
             "$obj/ffbuild/bin2c" "$fb" "$fb.c" "${n}_fatbin"
@@ -53,7 +58,7 @@ if grep -q 'define CONFIG_HIP_AMD 1' "$obj/config.h"; then
     for k in "$top"/libavfilter/hip/*.hip; do
         n=$(basename "$k" .hip)
         hs=$out/o/$n.hsaco
-        if [ ! -f "$hs.o" ] || [ "$k" -nt "$hs.o" ] || [ "$top/libavfilter/hip/gpu_compat.h" -nt "$hs.o" ]; then
+        if stale_kernel "$k" "$hs.o"; then
             ${HIPCC:-hipcc} --genco -O3 -ffp-contract=off --offload-arch=${AMD_ARCH:-gfx90a} \
                 -I"$top/libavfilter/hip" -o "$hs" "$k"
             "$obj/ffbuild/bin2c" "$hs" "$hs.c" "${n}_hsaco"

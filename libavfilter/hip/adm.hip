@@ -33,19 +33,7 @@
  */
 
 #include "gpu_compat.h"
-
-#define LO0  15826
-#define LO1  27411
-#define LO2   7345
-#define LO3 (-4240)
-#define HI0 (-4240)
-#define HI1 (-7345)
-#define HI2  27411
-#define HI3 (-15826)
-
-/* cos(1 degree)^2 rounded to float (0x1.ffd814p-1), written as an exact
- * quotient because not every device compiler takes hex float literals. */
-#define COS_1DEG_SQ (33544212.0 / 33554432.0)
+#include "../vmaf/adm_filter.h"
 
 #define ADM_BX 32
 #define ADM_BY 8
@@ -116,8 +104,8 @@ __device__ static inline void dwt_vert_s0(const uint8_t *s, const size_t r[4], i
     int x0 = *(const T *)(sc + r[0]) - m, x1 = *(const T *)(sc + r[1]) - m;
     int x2 = *(const T *)(sc + r[2]) - m, x3 = *(const T *)(sc + r[3]) - m;
 
-    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift);
-    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift);
+    *lo = (int16_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + m) >> shift);
+    *hi = (int16_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + m) >> shift);
 }
 
 /* Scale 1, vertical: from scale 0's int16 band a, the full Q21 sum. */
@@ -126,8 +114,8 @@ __device__ static inline void dwt_vert_s1(const int16_t *s, const size_t r[4], i
 {
     int x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
 
-    *lo = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
-    *hi = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
+    *lo = ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3;
+    *hi = ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3;
 }
 
 /* Scales 2 and 3, vertical: from the previous scale's int32 band a. */
@@ -136,8 +124,8 @@ __device__ static inline void dwt_vert_s23(const int32_t *s, const size_t r[4], 
 {
     i64 x0 = s[r[0] + c], x1 = s[r[1] + c], x2 = s[r[2] + c], x3 = s[r[3] + c];
 
-    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+    *lo = (int32_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + 32768) >> 16);
+    *hi = (int32_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + 32768) >> 16);
 }
 
 /* Scale 0, horizontal, from the tile's vertical results in[0..3]. */
@@ -146,8 +134,8 @@ __device__ static inline void dwt_horiz_s0(const int16_t *in, int shift,
 {
     const int16_t x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
 
-    *lo = (int16_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-    *hi = (int16_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+    *lo = (int16_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + 32768) >> 16);
+    *hi = (int16_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + 32768) >> 16);
 }
 
 /* Scales 1..3, horizontal. */
@@ -157,8 +145,8 @@ __device__ static inline void dwt_horiz_s123(const int32_t *in, int shift,
     const i64 rnd = 1LL << (shift - 1);
     const i64 x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
 
-    *lo = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
-    *hi = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
+    *lo = (int32_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + rnd) >> shift);
+    *hi = (int32_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + rnd) >> shift);
 }
 
 /*
@@ -274,7 +262,7 @@ __device__ static inline int angle_within_1deg(i64 oh, i64 ov, i64 th, i64 tv)
     double d = (double)(float)ot / 4096.0;
 
     return d >= 0.0 &&
-           d * d >= COS_1DEG_SQ * ((double)(float)oo / 4096.0) *
+           d * d >= ADM_COS_1DEG_SQ * ((double)(float)oo / 4096.0) *
                                   ((double)(float)tt / 4096.0);
 }
 

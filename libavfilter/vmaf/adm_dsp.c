@@ -32,19 +32,7 @@
 #include "libavutil/common.h"
 
 #include "adm_dsp.h"
-
-/* Daubechies-2 analysis filters in Q15; LO sums to sqrt(2) * 2^15. */
-#define LO0  15826
-#define LO1  27411
-#define LO2   7345
-#define LO3 (-4240)
-#define HI0 (-4240)
-#define HI1 (-7345)
-#define HI2  27411
-#define HI3 (-15826)
-
-/* cos(1 degree)^2 rounded to float: the decouple step's angle tolerance. */
-#define COS_1DEG_SQ 0x1.ffd814p-1
+#include "adm_filter.h"
 
 void ff_vmaf_adm_div_lut_init(int32_t *lut)
 {
@@ -68,15 +56,15 @@ void ff_vmaf_adm_dwt_vert_s0(int16_t *lo, int16_t *hi,
         for (int j = 0; j < w; j++) {
             int x0 = s0[j] - 128, x1 = s1[j] - 128;
             int x2 = s2[j] - 128, x3 = s3[j] - 128;
-            lo[j] = (LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 128) >> 8;
-            hi[j] = (HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 128) >> 8;
+            lo[j] = (ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + 128) >> 8;
+            hi[j] = (ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + 128) >> 8;
         }
     } else {
         const uint16_t *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
         for (int j = 0; j < w; j++) {
             int x0 = s0[j] - m, x1 = s1[j] - m, x2 = s2[j] - m, x3 = s3[j] - m;
-            lo[j] = (LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + m) >> shift;
-            hi[j] = (HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + m) >> shift;
+            lo[j] = (ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 + m) >> shift;
+            hi[j] = (ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 + m) >> shift;
         }
     }
 }
@@ -86,8 +74,8 @@ void ff_vmaf_adm_dwt_horiz_s0(int16_t *lo, int16_t *hi, const int16_t *in,
 {
     for (int j = 0; j < bw; j++) {
         const int16_t *x = in + 2 * j - 1;
-        lo[j] = (LO0 * x[0] + LO1 * x[1] + LO2 * x[2] + LO3 * x[3] + 32768) >> 16;
-        hi[j] = (HI0 * x[0] + HI1 * x[1] + HI2 * x[2] + HI3 * x[3] + 32768) >> 16;
+        lo[j] = (ADM_LO0 * x[0] + ADM_LO1 * x[1] + ADM_LO2 * x[2] + ADM_LO3 * x[3] + 32768) >> 16;
+        hi[j] = (ADM_HI0 * x[0] + ADM_HI1 * x[1] + ADM_HI2 * x[2] + ADM_HI3 * x[3] + 32768) >> 16;
     }
 }
 
@@ -99,8 +87,8 @@ void ff_vmaf_adm_dwt_vert_s1(int32_t *lo, int32_t *hi,
 
     for (int j = 0; j < w; j++) {
         int x0 = s0[j], x1 = s1[j], x2 = s2[j], x3 = s3[j];
-        lo[j] = LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3;
-        hi[j] = HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3;
+        lo[j] = ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3;
+        hi[j] = ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3;
     }
 }
 
@@ -111,8 +99,10 @@ void ff_vmaf_adm_dwt_vert_s23(int32_t *lo, int32_t *hi,
 
     for (int j = 0; j < w; j++) {
         int64_t x0 = s0[j], x1 = s1[j], x2 = s2[j], x3 = s3[j];
-        lo[j] = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + 32768) >> 16);
-        hi[j] = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + 32768) >> 16);
+        lo[j] = (int32_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 +
+                           32768) >> 16);
+        hi[j] = (int32_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 +
+                           32768) >> 16);
     }
 }
 
@@ -124,8 +114,10 @@ void ff_vmaf_adm_dwt_horiz_s123(int32_t *lo, int32_t *hi, const int32_t *in,
     for (int j = 0; j < bw; j++) {
         const int32_t *x = in + 2 * j - 1;
         int64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
-        lo[j] = (int32_t)((LO0 * x0 + LO1 * x1 + LO2 * x2 + LO3 * x3 + rnd) >> shift);
-        hi[j] = (int32_t)((HI0 * x0 + HI1 * x1 + HI2 * x2 + HI3 * x3 + rnd) >> shift);
+        lo[j] = (int32_t)((ADM_LO0 * x0 + ADM_LO1 * x1 + ADM_LO2 * x2 + ADM_LO3 * x3 +
+                           rnd) >> shift);
+        hi[j] = (int32_t)((ADM_HI0 * x0 + ADM_HI1 * x1 + ADM_HI2 * x2 + ADM_HI3 * x3 +
+                           rnd) >> shift);
     }
 }
 
@@ -143,7 +135,7 @@ static av_always_inline int angle_within_1deg(int64_t oh, int64_t ov,
     double  d  = (double)(float)ot / 4096.0;
 
     return d >= 0.0 &&
-           d * d >= COS_1DEG_SQ * ((double)(float)oo / 4096.0) *
+           d * d >= ADM_COS_1DEG_SQ * ((double)(float)oo / 4096.0) *
                                   ((double)(float)tt / 4096.0);
 }
 

@@ -45,19 +45,9 @@
 #include "libavutil/attributes.h"
 
 #include "../adm_dsp.h"
+#include "../adm_filter.h"
 #include "adm.h"
 #include "simd.h"
-
-#define LO0  15826
-#define LO1  27411
-#define LO2   7345
-#define LO3 (-4240)
-#define HI0 (-4240)
-#define HI1 (-7345)
-#define HI2  27411
-#define HI3 (-15826)
-
-#define COS_1DEG_SQ 0x1.ffd814p-1
 
 /* The three row pointers p[0..2] advanced by k columns, as an array of
  * element type type *: how a row's remainder goes to the C kernels. */
@@ -91,8 +81,8 @@ static av_always_inline __m256i madd2(__m256i a, __m256i c, __m256i k01, __m256i
 static av_always_inline void vert_taps16(__m256i l[2], __m256i h[2], __m256i x0,
                                          __m256i x1, __m256i x2, __m256i x3)
 {
-    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
-    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
+    const __m256i l01 = coef_pair(ADM_LO0, ADM_LO1), l23 = coef_pair(ADM_LO2, ADM_LO3);
+    const __m256i h01 = coef_pair(ADM_HI0, ADM_HI1), h23 = coef_pair(ADM_HI2, ADM_HI3);
     __m256i a = _mm256_unpacklo_epi16(x0, x1), b = _mm256_unpackhi_epi16(x0, x1);
     __m256i c = _mm256_unpacklo_epi16(x2, x3), d = _mm256_unpackhi_epi16(x2, x3);
 
@@ -161,8 +151,8 @@ void ff_vmaf_adm_dwt_vert_s0_avx2(int16_t *lo, int16_t *hi,
 void ff_vmaf_adm_dwt_horiz_s0_avx2(int16_t *lo, int16_t *hi, const int16_t *in,
                                    int bw)
 {
-    const __m256i l01 = coef_pair(LO0, LO1), l23 = coef_pair(LO2, LO3);
-    const __m256i h01 = coef_pair(HI0, HI1), h23 = coef_pair(HI2, HI3);
+    const __m256i l01 = coef_pair(ADM_LO0, ADM_LO1), l23 = coef_pair(ADM_LO2, ADM_LO3);
+    const __m256i h01 = coef_pair(ADM_HI0, ADM_HI1), h23 = coef_pair(ADM_HI2, ADM_HI3);
     const __m256i rnd = _mm256_set1_epi32(32768);
     const int bv = bw & ~15;
 
@@ -245,10 +235,10 @@ void ff_vmaf_adm_dwt_vert_s23_avx2(int32_t *lo, int32_t *hi,
         __m256i x3 = _mm256_loadu_si256((const __m256i *)(s3 + j));
         __m256i y0 = _mm256_srli_epi64(x0, 32), y1 = _mm256_srli_epi64(x1, 32);
         __m256i y2 = _mm256_srli_epi64(x2, 32), y3 = _mm256_srli_epi64(x3, 32);
-        __m256i le = fir4_64(x0, x1, x2, x3, LO0, LO1, LO2, LO3, rnd);
-        __m256i lo_ = fir4_64(y0, y1, y2, y3, LO0, LO1, LO2, LO3, rnd);
-        __m256i he = fir4_64(x0, x1, x2, x3, HI0, HI1, HI2, HI3, rnd);
-        __m256i ho = fir4_64(y0, y1, y2, y3, HI0, HI1, HI2, HI3, rnd);
+        __m256i le = fir4_64(x0, x1, x2, x3, ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, rnd);
+        __m256i lo_ = fir4_64(y0, y1, y2, y3, ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, rnd);
+        __m256i he = fir4_64(x0, x1, x2, x3, ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, rnd);
+        __m256i ho = fir4_64(y0, y1, y2, y3, ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, rnd);
 
         /* (int32)(sum >> 16) is bits 16..47 of the sum. */
         _mm256_storeu_si256((__m256i *)(lo + j),
@@ -282,10 +272,14 @@ void ff_vmaf_adm_dwt_horiz_s123_avx2(int32_t *lo, int32_t *hi, const int32_t *in
         __m256i v3 = _mm256_loadu_si256((const __m256i *)(x + 10));
         __m256i o0 = _mm256_srli_epi64(v0, 32), o1 = _mm256_srli_epi64(v1, 32);
         __m256i o2 = _mm256_srli_epi64(v2, 32), o3 = _mm256_srli_epi64(v3, 32);
-        __m256i la = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1, LO0, LO1, LO2, LO3, rnd), sh);
-        __m256i lb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3, LO0, LO1, LO2, LO3, rnd), sh);
-        __m256i ha = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1, HI0, HI1, HI2, HI3, rnd), sh);
-        __m256i hb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3, HI0, HI1, HI2, HI3, rnd), sh);
+        __m256i la = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1,
+                                              ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, rnd), sh);
+        __m256i lb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3,
+                                              ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, rnd), sh);
+        __m256i ha = _mm256_srl_epi64(fir4_64(v0, o0, v1, o1,
+                                              ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, rnd), sh);
+        __m256i hb = _mm256_srl_epi64(fir4_64(v2, o2, v3, o3,
+                                              ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, rnd), sh);
 
         /* The low 32 bits of the shifted sums are the int32 results. */
         la = _mm256_blend_epi32(la, _mm256_slli_epi64(lb, 32), 0xaa);
@@ -312,7 +306,7 @@ static av_always_inline __m256 cvt_wrapped_ps(__m256i x)
  * and tt (the division by 2^12 is exact in float and double alike). */
 static av_always_inline __m256d angle4(__m256d d, __m256d oo, __m256d tt)
 {
-    const __m256d cs = _mm256_set1_pd(COS_1DEG_SQ);
+    const __m256d cs = _mm256_set1_pd(ADM_COS_1DEG_SQ);
     __m256d r = _mm256_mul_pd(_mm256_mul_pd(cs, oo), tt);
 
     return _mm256_and_pd(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ),
