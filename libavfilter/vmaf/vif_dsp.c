@@ -82,34 +82,11 @@ static av_always_inline int vif_log2(const uint16_t *tab, uint64_t v)
     return tab[(unsigned)(v >> k) - 32768] + 2048 * k;
 }
 
-/** Reflect-101 index; repeats the reflection for planes smaller than the filter. */
-static int mirror(int i, int n)
-{
-    if (n <= 1)
-        return 0;
-    for (;;) {
-        if (i < 0)
-            i = -i;
-        else if (i >= n)
-            i = 2 * n - 2 - i;
-        else
-            return i;
-    }
-}
-
-/** Mirror the half samples on each side of a row of w values at buf[0..w-1]. */
-#define PAD_ROW(buf, w, half) do {                                  \
-        for (int p_ = 1; p_ <= (half); p_++) {                      \
-            (buf)[-p_]          = (buf)[mirror(-p_, (w))];          \
-            (buf)[(w) - 1 + p_] = (buf)[mirror((w) - 1 + p_, (w))]; \
-        }                                                           \
-    } while (0)
-
 /** Row pointers of the fw source rows centred on row y (vertical mirror). */
-#define VIF_ROWS(rows, type, src, stride, y, h, fw) do {                    \
-        for (int k_ = 0; k_ < (fw); k_++)                                   \
-            (rows)[k_] = (const type *)((src) +                             \
-                         mirror((y) - (fw) / 2 + k_, (h)) * (stride));      \
+#define VIF_ROWS(rows, type, src, stride, y, h, fw) do {                        \
+        for (int k_ = 0; k_ < (fw); k_++)                                       \
+            (rows)[k_] = (const type *)((src) +                                 \
+                         ff_vmaf_vif_mirror((y) - (fw) / 2 + k_, (h)) * (stride)); \
     } while (0)
 
 /*
@@ -359,17 +336,17 @@ static av_always_inline void vif_statistic_tmpl(FFVmafVifAccum *acc,
                                (const uint16_t *)(dis + next * dis_stride), w);
         }
         for (int k = 0; k < fw; k++)
-            p[k] = ring + (size_t)(mirror(i - half + k, h) % fw) * w;
+            p[k] = ring + (size_t)(ff_vmaf_vif_mirror(i - half + k, h) % fw) * w;
 
         if (bpc == 8)
             vert_stats_8(muv, xxv, yyv, xyv, p, f, fw, w);
         else
             vert_stats_16(muv, xxv, yyv, xyv, p, f, fw, w, bpc);
 
-        PAD_ROW(muv, w, half);
-        PAD_ROW(xxv, w, half);
-        PAD_ROW(yyv, w, half);
-        PAD_ROW(xyv, w, half);
+        FF_VMAF_VIF_PAD_ROW(muv, w, half);
+        FF_VMAF_VIF_PAD_ROW(xxv, w, half);
+        FF_VMAF_VIF_PAD_ROW(yyv, w, half);
+        FF_VMAF_VIF_PAD_ROW(xyv, w, half);
 
         horiz_stats(s1, s2, s12, muv, xxv, yyv, xyv, f, fw, w);
         vif_accumulate_row(acc, s1, s2, s12, w, egl, tab);
@@ -434,7 +411,7 @@ static av_always_inline void vif_decimate_tmpl(uint16_t *dst,
                 v[j] = (s + rnd) >> bpc;
             }
         }
-        PAD_ROW(v, w, half);
+        FF_VMAF_VIF_PAD_ROW(v, w, half);
 
         for (int j = 0; j < w / 2; j++) {
             const int x = 2 * j;

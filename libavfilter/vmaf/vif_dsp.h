@@ -67,6 +67,32 @@ void ff_vmaf_vif_log2_init(uint16_t tab[FF_VMAF_VIF_LOG2_SIZE]);
 #define FF_VMAF_VIF_TMP_SIZE(w) \
     (((size_t)(w) + 2 * FF_VMAF_VIF_MAX_HALF) * (24 * FF_VMAF_VIF_MAX_TAPS + 32))
 
+/**
+ * Reflect-101 index of i in [0, n): the reflection repeats for planes
+ * smaller than the filter. The C and SIMD kernels' one border rule.
+ */
+static inline int ff_vmaf_vif_mirror(int i, int n)
+{
+    if (n <= 1)
+        return 0;
+    for (;;) {
+        if (i < 0)
+            i = -i;
+        else if (i >= n)
+            i = 2 * n - 2 - i;
+        else
+            return i;
+    }
+}
+
+/** Mirror the half samples on each side of a row of w values at buf[0..w-1]. */
+#define FF_VMAF_VIF_PAD_ROW(buf, w, half) do {                                   \
+        for (int p_ = 1; p_ <= (half); p_++) {                                   \
+            (buf)[-p_]          = (buf)[ff_vmaf_vif_mirror(-p_, (w))];           \
+            (buf)[(w) - 1 + p_] = (buf)[ff_vmaf_vif_mirror((w) - 1 + p_, (w))];  \
+        }                                                                        \
+    } while (0)
+
 /** The exact integer sums of one scale. */
 typedef struct FFVmafVifAccum {
     int64_t num_log;    ///< Σ 2048*log2 of the gain terms (textured pixels)

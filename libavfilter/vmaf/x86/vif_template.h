@@ -105,29 +105,6 @@
 #define PAD       FF_VMAF_VIF_MAX_HALF
 #define SIGMA_NSQ (1 << 17)
 
-/** Reflect-101 index, repeated for planes smaller than the filter (as C). */
-static int mirror(int i, int n)
-{
-    if (n <= 1)
-        return 0;
-    for (;;) {
-        if (i < 0)
-            i = -i;
-        else if (i >= n)
-            i = 2 * n - 2 - i;
-        else
-            return i;
-    }
-}
-
-static void pad_row(uint32_t *buf, int w, int half)
-{
-    for (int p = 1; p <= half; p++) {
-        buf[-p]        = buf[mirror(-p, w)];
-        buf[w - 1 + p] = buf[mirror(w - 1 + p, w)];
-    }
-}
-
 /*
  * Vertical statistics of 8-bit rows, as vert_stats_8: means rounded by 8
  * bits, second moments unshifted. Samples of the two rows of a tap pair
@@ -562,7 +539,7 @@ static av_always_inline void statistic_tmpl(FFVmafVifAccum *acc,
         if (bpc == 8) {
             const uint8_t *rr[FF_VMAF_VIF_MAX_TAPS], *dr[FF_VMAF_VIF_MAX_TAPS];
             for (int k = 0; k < fw; k++) {
-                const int y = mirror(i - half + k, h);
+                const int y = ff_vmaf_vif_mirror(i - half + k, h);
                 rr[k] = ref + y * ref_stride;
                 dr[k] = dis + y * dis_stride;
             }
@@ -570,17 +547,17 @@ static av_always_inline void statistic_tmpl(FFVmafVifAccum *acc,
         } else {
             const uint16_t *rr[FF_VMAF_VIF_MAX_TAPS], *dr[FF_VMAF_VIF_MAX_TAPS];
             for (int k = 0; k < fw; k++) {
-                const int y = mirror(i - half + k, h);
+                const int y = ff_vmaf_vif_mirror(i - half + k, h);
                 rr[k] = (const uint16_t *)(ref + y * ref_stride);
                 dr[k] = (const uint16_t *)(dis + y * dis_stride);
             }
             vert_16(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
         }
-        pad_row(mu1v, w, half);
-        pad_row(mu2v, w, half);
-        pad_row(xxv, w, half);
-        pad_row(yyv, w, half);
-        pad_row(xyv, w, half);
+        FF_VMAF_VIF_PAD_ROW(mu1v, w, half);
+        FF_VMAF_VIF_PAD_ROW(mu2v, w, half);
+        FF_VMAF_VIF_PAD_ROW(xxv, w, half);
+        FF_VMAF_VIF_PAD_ROW(yyv, w, half);
+        FF_VMAF_VIF_PAD_ROW(xyv, w, half);
         horiz(s1v, s2v, s12v, mu1v, mu2v, xxv, yyv, xyv, f, fw, w);
         accum(&sums, s1v, s2v, s12v, w, tab, vegl);
     }
@@ -635,7 +612,7 @@ static av_always_inline void decimate_tmpl(uint16_t *dst, ptrdiff_t dst_stride,
         const uint16_t *r16p[FF_VMAF_VIF_MAX_TAPS];
 
         for (int k = 0; k < fw; k++) {
-            rows[k] = src + mirror(2 * i - half + k, h) * src_stride;
+            rows[k] = src + ff_vmaf_vif_mirror(2 * i - half + k, h) * src_stride;
             r16p[k] = (const uint16_t *)rows[k];
         }
 
@@ -661,7 +638,7 @@ static av_always_inline void decimate_tmpl(uint16_t *dst, ptrdiff_t dst_stride,
             s = MM(srl_epi32)(MM(add_epi32)(s, rnd), sbpc);
             STU(v + j, MMSI(and)(s, MM(set1_epi32)(0xffff)));
         }
-        pad_row(v, w, half);
+        FF_VMAF_VIF_PAD_ROW(v, w, half);
 
         for (int j0 = 0; j0 < w2; j0 += LANES) {
             const int j = FFMIN(j0, w2 - LANES);
