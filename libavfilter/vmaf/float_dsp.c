@@ -188,10 +188,7 @@ void ff_vmaf_float_hfilter(float *dst, float *row, int w,
     const int r = n / 2;
     int k = 0;
 
-    for (int t = 1; t <= r; t++) {
-        row[-t]        = row[t];
-        row[w - 1 + t] = row[w - 1 - t];
-    }
+    ff_vmaf_float_hfilter_border(row, w, r);
     for (int o = 0; o < nout; o++)
         dst[o] = 0.0f;
     for (; k + 4 <= n; k += 4) {
@@ -230,12 +227,8 @@ void ff_vmaf_float_conv(const FFVmafFloatDSPContext *c,
     }
 }
 
-/* libvmaf's ANSNR mirror: reflect-101 before the start, symmetric after the end. */
-static inline int mirror_2d(int t, int n)
-{
-    return t < 0 ? -t : t >= n ? 2 * n - 1 - t : t;
-}
-
+/* libvmaf's ANSNR mirrors like the DWT: reflect-101 before the start,
+ * symmetric after the end (ff_vmaf_float_dwt_index()). */
 void ff_vmaf_float_filter2d(float *dst, ptrdiff_t dst_stride,
                             const float *src, ptrdiff_t src_stride,
                             int w, int h, const float *k, int n, float *tmp)
@@ -249,13 +242,13 @@ void ff_vmaf_float_filter2d(float *dst, ptrdiff_t dst_stride,
         for (int j = 0; j < w; j++)
             d[j] = 0.0f;
         for (int fi = 0; fi < n; fi++) {
-            const float *s = src + mirror_2d(i - r + fi, h) * src_stride;
+            const float *s = src + ff_vmaf_float_dwt_index(i - r + fi, h) * src_stride;
             const float *kr = k + fi * n;
 
             memcpy(pad, s, w * sizeof(*pad));
             for (int t = 1; t <= r; t++) {
-                pad[-t]        = s[mirror_2d(-t, w)];
-                pad[w - 1 + t] = s[mirror_2d(w - 1 + t, w)];
+                pad[-t]        = s[ff_vmaf_float_dwt_index(-t, w)];
+                pad[w - 1 + t] = s[ff_vmaf_float_dwt_index(w - 1 + t, w)];
             }
             /* Each kernel row is a float sum of its own before it joins
              * the total. */
@@ -281,57 +274,17 @@ const float ff_vmaf_dwt_hi[FF_VMAF_DWT_TAPS] = {
     -0x1.0907dcp-3f, -0x1.cb0bf0p-3f, 0x1.ac4bdep-1f, -0x1.ee8dd4p-2f,
 };
 
-static inline float dwt_sum(const float *c, float s0, float s1, float s2, float s3)
-{
-    float acc = 0.0f;
-    acc += c[0] * s0;
-    acc += c[1] * s1;
-    acc += c[2] * s2;
-    acc += c[3] * s3;
-    return acc;
-}
-
-static inline void dwt_col(float *lo_out, float *hi_out, const float *s,
-                           int w, int j)
-{
-    float s0 = s[ff_vmaf_float_dwt_index(2 * j - 1, w)];
-    float s1 = s[ff_vmaf_float_dwt_index(2 * j,     w)];
-    float s2 = s[ff_vmaf_float_dwt_index(2 * j + 1, w)];
-    float s3 = s[ff_vmaf_float_dwt_index(2 * j + 2, w)];
-    lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, s0, s1, s2, s3);
-    hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, s0, s1, s2, s3);
-}
-
-/* One row through LO and HI horizontally, into ceil(w / 2) outputs. */
-static void dwt_row(float *lo_out, float *hi_out, const float *s, int w)
-{
-    const int bw = (w + 1) / 2;
-    int j;
-
-    /* Only column 0 and the last one or two read beyond the row. */
-    dwt_col(lo_out, hi_out, s, w, 0);
-    for (j = 1; j < bw && 2 * j + 2 < w; j++) {
-        const float *p = s + 2 * j - 1;
-        lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, p[0], p[1], p[2], p[3]);
-        hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, p[0], p[1], p[2], p[3]);
-    }
-    for (; j < bw; j++)
-        dwt_col(lo_out, hi_out, s, w, j);
-}
-
+/* The steps are inline in float_dsp.h, shared with the SIMD versions. */
 void ff_vmaf_float_dwt2_row(float *a, float *v, float *hb, float *d,
                             const float *const src[FF_VMAF_DWT_TAPS], int w,
                             float *tmp)
 {
-    const float *r0 = src[0], *r1 = src[1], *r2 = src[2], *r3 = src[3];
     float *lo = tmp, *hi = tmp + w;
+    const int bw = (w + 1) / 2;
 
-    for (int j = 0; j < w; j++) {
-        lo[j] = dwt_sum(ff_vmaf_dwt_lo, r0[j], r1[j], r2[j], r3[j]);
-        hi[j] = dwt_sum(ff_vmaf_dwt_hi, r0[j], r1[j], r2[j], r3[j]);
-    }
-    dwt_row(a,  v, lo, w);
-    dwt_row(hb, d, hi, w);
+    ff_vmaf_float_dwt_vert(lo, hi, src, 0, w);
+    ff_vmaf_float_dwt_horiz(a,  v, lo, w, 0, bw);
+    ff_vmaf_float_dwt_horiz(hb, d, hi, w, 0, bw);
 }
 
 void ff_vmaf_float_dwt2(const FFVmafFloatDSPContext *c,

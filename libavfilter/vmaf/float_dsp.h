@@ -99,6 +99,15 @@ void ff_vmaf_float_vfilter_stats(float *const dst[5], const float *x,
 void ff_vmaf_float_hfilter(float *dst, float *row, int w,
                            const float *g, int n, int step, int nout);
 
+/** The reflect-101 border of r samples each side that ff_vmaf_float_hfilter() reads. */
+static inline void ff_vmaf_float_hfilter_border(float *row, int w, int r)
+{
+    for (int t = 1; t <= r; t++) {
+        row[-t]        = row[t];
+        row[w - 1 + t] = row[w - 1 - t];
+    }
+}
+
 /** Floats of scratch ff_vmaf_float_conv() needs for width w. */
 static inline size_t ff_vmaf_float_conv_tmp_size(int w)
 {
@@ -144,10 +153,77 @@ static inline size_t ff_vmaf_float_filter2d_tmp_size(int w)
 extern const float ff_vmaf_dwt_lo[FF_VMAF_DWT_TAPS];
 extern const float ff_vmaf_dwt_hi[FF_VMAF_DWT_TAPS];
 
-/** The DWT border: -1 reads 1 (reflect-101), t >= n reads 2n - 1 - t (symmetric). */
+/**
+ * The border of the DWT and of ff_vmaf_float_filter2d(): -1 reads 1
+ * (reflect-101), t >= n reads 2n - 1 - t (symmetric).
+ */
 static inline int ff_vmaf_float_dwt_index(int t, int n)
 {
     return t < 0 ? -t : t >= n ? 2 * n - 1 - t : t;
+}
+
+/*
+ * The scalar steps of ff_vmaf_float_dwt2_row(), here so that the SIMD
+ * versions run the columns their vectors do not cover through the very
+ * same code as the C one.
+ */
+
+/** One DWT output: the four products of c and s0..s3 summed in float from 0. */
+static inline float ff_vmaf_float_dwt_sum(const float *c, float s0, float s1,
+                                          float s2, float s3)
+{
+    float acc = 0.0f;
+    acc += c[0] * s0;
+    acc += c[1] * s1;
+    acc += c[2] * s2;
+    acc += c[3] * s3;
+    return acc;
+}
+
+/** The vertical pass of columns j0 <= j < j1 of the rows src[] into lo and hi. */
+static inline void ff_vmaf_float_dwt_vert(float *lo, float *hi,
+                                          const float *const src[FF_VMAF_DWT_TAPS],
+                                          int j0, int j1)
+{
+    const float *r0 = src[0], *r1 = src[1], *r2 = src[2], *r3 = src[3];
+
+    for (int j = j0; j < j1; j++) {
+        lo[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_lo, r0[j], r1[j], r2[j], r3[j]);
+        hi[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_hi, r0[j], r1[j], r2[j], r3[j]);
+    }
+}
+
+/** Output j of the horizontal pass of a row s of w samples, border mirrored. */
+static inline void ff_vmaf_float_dwt_col(float *lo_out, float *hi_out,
+                                         const float *s, int w, int j)
+{
+    float s0 = s[ff_vmaf_float_dwt_index(2 * j - 1, w)];
+    float s1 = s[ff_vmaf_float_dwt_index(2 * j,     w)];
+    float s2 = s[ff_vmaf_float_dwt_index(2 * j + 1, w)];
+    float s3 = s[ff_vmaf_float_dwt_index(2 * j + 2, w)];
+    lo_out[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_lo, s0, s1, s2, s3);
+    hi_out[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_hi, s0, s1, s2, s3);
+}
+
+/**
+ * Outputs j0 <= j < j1 (j1 <= ceil(w / 2)) of the horizontal pass of a row
+ * s of w samples: output j reads s[2j - 1 .. 2j + 2], which leaves the row
+ * only for column 0 and the last one or two; those take the mirror.
+ */
+static inline void ff_vmaf_float_dwt_horiz(float *lo_out, float *hi_out,
+                                           const float *s, int w, int j0, int j1)
+{
+    int j = j0;
+
+    if (j == 0 && j < j1)
+        ff_vmaf_float_dwt_col(lo_out, hi_out, s, w, j++);
+    for (; j < j1 && 2 * j + 2 < w; j++) {
+        const float *p = s + 2 * j - 1;
+        lo_out[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_lo, p[0], p[1], p[2], p[3]);
+        hi_out[j] = ff_vmaf_float_dwt_sum(ff_vmaf_dwt_hi, p[0], p[1], p[2], p[3]);
+    }
+    for (; j < j1; j++)
+        ff_vmaf_float_dwt_col(lo_out, hi_out, s, w, j);
 }
 
 /**

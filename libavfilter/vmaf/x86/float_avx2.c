@@ -27,8 +27,10 @@
  * same order. Only independent outputs run side by side, so no sum is
  * reassociated. The C loops go tap-major over whole rows; here the sums
  * stay in registers over all taps, which changes the memory traffic and
- * not a single rounding. Edges and tails the vectors do not cover run
- * the same arithmetic in scalar code.
+ * not a single rounding. Edges and tails the vectors do not cover go
+ * through the C code itself where it can take a column range (the C
+ * function, or its steps inline in float_dsp.h), else through scalar
+ * code with the same arithmetic.
  */
 
 #include <math.h>
@@ -46,33 +48,33 @@ void ff_vmaf_float_from_luma_avx2(float *dst, ptrdiff_t dst_stride,
                                   int w, int h, int bpc, float offset)
 {
     /* Division by a power of two: exact in vdivps as in C. */
-    const float scale = (float)(1 << (bpc - 8));
-    const __m256 vo = _mm256_set1_ps(offset), vs = _mm256_set1_ps(scale);
+    const __m256 vo = _mm256_set1_ps(offset);
+    const __m256 vs = _mm256_set1_ps((float)(1 << (bpc - 8)));
+    const int w8 = w & ~7;
 
     for (int i = 0; i < h; i++) {
         float *d = dst + i * dst_stride;
-        int j = 0;
 
         if (bpc == 8) {
             const uint8_t *s = src + i * linesize;
-            for (; j + 8 <= w; j += 8) {
+            for (int j = 0; j < w8; j += 8) {
                 __m128i b = _mm_loadl_epi64((const __m128i *)(s + j));
                 __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
                 _mm256_storeu_ps(d + j, _mm256_add_ps(f, vo));
             }
-            for (; j < w; j++)
-                d[j] = (float)s[j] + offset;
         } else {
             const uint16_t *s = (const uint16_t *)(src + i * linesize);
-            for (; j + 8 <= w; j += 8) {
+            for (int j = 0; j < w8; j += 8) {
                 __m128i b = _mm_loadu_si128((const __m128i *)(s + j));
                 __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(b));
                 _mm256_storeu_ps(d + j, _mm256_add_ps(_mm256_div_ps(f, vs), vo));
             }
-            for (; j < w; j++)
-                d[j] = (float)s[j] / scale + offset;
         }
     }
+    /* The last w % 8 columns of every row, in one strip. */
+    if (w8 < w)
+        ff_vmaf_float_from_luma(dst + w8, dst_stride, src + w8 * (bpc == 8 ? 1 : 2),
+                                linesize, w - w8, h, bpc, offset);
 }
 
 /* acc + c * x, rounded twice like the C statement acc += c * x. */
@@ -95,48 +97,68 @@ static av_always_inline void deinterleave(const float *p, __m256 *even, __m256 *
                                                    _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
-static av_always_inline void filter_rows(const float **rows, const float *src,
-                                         ptrdiff_t stride, int h, int i, int n)
+/*
+ * Where tap k of a filter reads: rows[k], the mirrored source rows of the
+ * vertical pass, or, with rows NULL, base + k, the padded row of the
+ * horizontal one (computed, not loaded from a table: that is faster).
+ */
+static av_always_inline const float *filter_tap(const float *const *rows,
+                                                const float *base, int k)
 {
-    for (int k = 0; k < n; k++)
-        rows[k] = src + ff_vmaf_float_r101(i - n / 2 + k, h) * stride;
+    return rows ? rows[k] : base + k;
+}
+
+/*
+ * Outputs o0 <= o < nout of a filter whose tap k reads
+ * filter_tap(rows, base, k)[o * step]. Only step 1 has vectors here.
+ */
+static av_always_inline void filter_taps(float *dst, const float *const *rows,
+                                         const float *base, const float *g,
+                                         int n, int step, int o0, int nout)
+{
+    int o = o0;
+
+    if (step == 1) {
+        for (; o + 32 <= nout; o += 32) {
+            __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+            __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+            for (int k = 0; k < n; k++) {
+                const float *p = filter_tap(rows, base, k) + o;
+                const __m256 c = _mm256_set1_ps(g[k]);
+                a0 = madd(a0, c, _mm256_loadu_ps(p));
+                a1 = madd(a1, c, _mm256_loadu_ps(p + 8));
+                a2 = madd(a2, c, _mm256_loadu_ps(p + 16));
+                a3 = madd(a3, c, _mm256_loadu_ps(p + 24));
+            }
+            _mm256_storeu_ps(dst + o,      a0);
+            _mm256_storeu_ps(dst + o + 8,  a1);
+            _mm256_storeu_ps(dst + o + 16, a2);
+            _mm256_storeu_ps(dst + o + 24, a3);
+        }
+        for (; o + 8 <= nout; o += 8) {
+            __m256 a0 = _mm256_setzero_ps();
+            for (int k = 0; k < n; k++)
+                a0 = madd(a0, _mm256_set1_ps(g[k]),
+                          _mm256_loadu_ps(filter_tap(rows, base, k) + o));
+            _mm256_storeu_ps(dst + o, a0);
+        }
+    }
+    for (; o < nout; o++) {
+        float acc = 0.0f;
+        for (int k = 0; k < n; k++)
+            acc += g[k] * filter_tap(rows, base, k)[o * step];
+        dst[o] = acc;
+    }
 }
 
 void ff_vmaf_float_vfilter_avx2(float *dst, const float *src, ptrdiff_t stride,
                                 int w, int h, int i, const float *g, int n)
 {
     const float *rows[FF_VMAF_FLOAT_MAX_TAPS];
-    int j = 0;
 
-    filter_rows(rows, src, stride, h, i, n);
-    for (; j + 32 <= w; j += 32) {
-        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
-        __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
-        for (int k = 0; k < n; k++) {
-            const float *s = rows[k] + j;
-            const __m256 c = _mm256_set1_ps(g[k]);
-            a0 = madd(a0, c, _mm256_loadu_ps(s));
-            a1 = madd(a1, c, _mm256_loadu_ps(s + 8));
-            a2 = madd(a2, c, _mm256_loadu_ps(s + 16));
-            a3 = madd(a3, c, _mm256_loadu_ps(s + 24));
-        }
-        _mm256_storeu_ps(dst + j,      a0);
-        _mm256_storeu_ps(dst + j + 8,  a1);
-        _mm256_storeu_ps(dst + j + 16, a2);
-        _mm256_storeu_ps(dst + j + 24, a3);
-    }
-    for (; j + 8 <= w; j += 8) {
-        __m256 a0 = _mm256_setzero_ps();
-        for (int k = 0; k < n; k++)
-            a0 = madd(a0, _mm256_set1_ps(g[k]), _mm256_loadu_ps(rows[k] + j));
-        _mm256_storeu_ps(dst + j, a0);
-    }
-    for (; j < w; j++) {
-        float acc = 0.0f;
-        for (int k = 0; k < n; k++)
-            acc += g[k] * rows[k][j];
-        dst[j] = acc;
-    }
+    for (int k = 0; k < n; k++)
+        rows[k] = src + ff_vmaf_float_r101(i - n / 2 + k, h) * stride;
+    filter_taps(dst, rows, NULL, g, n, 1, 0, w);
 }
 
 void ff_vmaf_float_vfilter_stats_avx2(float *const dst[5], const float *x,
@@ -170,22 +192,9 @@ void ff_vmaf_float_vfilter_stats_avx2(float *const dst[5], const float *x,
         _mm256_storeu_ps(yy + j,  syy);
         _mm256_storeu_ps(xy + j,  sxy);
     }
-    for (; j < w; j++) {
-        float s1 = 0.0f, s2 = 0.0f, sxx = 0.0f, syy = 0.0f, sxy = 0.0f;
-        for (int k = 0; k < n; k++) {
-            const float a = x[off[k] + j], b = y[off[k] + j];
-            const float aa = a * a, bb = b * b, ab = a * b;
-            s1  += g[k] * a;
-            s2  += g[k] * b;
-            sxx += g[k] * aa;
-            syy += g[k] * bb;
-            sxy += g[k] * ab;
-        }
-        mu1[j] = s1;
-        mu2[j] = s2;
-        xx[j]  = sxx;
-        yy[j]  = syy;
-        xy[j]  = sxy;
+    if (j < w) {
+        float *const rest[5] = { mu1 + j, mu2 + j, xx + j, yy + j, xy + j };
+        ff_vmaf_float_vfilter_stats(rest, x + j, y + j, stride, w - j, h, i, g, n);
     }
 }
 
@@ -195,34 +204,8 @@ void ff_vmaf_float_hfilter_avx2(float *dst, float *row, int w,
     const int r = n / 2;
     int o = 0;
 
-    for (int t = 1; t <= r; t++) {
-        row[-t]        = row[t];
-        row[w - 1 + t] = row[w - 1 - t];
-    }
-    if (step == 1) {
-        for (; o + 32 <= nout; o += 32) {
-            __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
-            __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
-            for (int k = 0; k < n; k++) {
-                const float *p = row + o + k - r;
-                const __m256 c = _mm256_set1_ps(g[k]);
-                a0 = madd(a0, c, _mm256_loadu_ps(p));
-                a1 = madd(a1, c, _mm256_loadu_ps(p + 8));
-                a2 = madd(a2, c, _mm256_loadu_ps(p + 16));
-                a3 = madd(a3, c, _mm256_loadu_ps(p + 24));
-            }
-            _mm256_storeu_ps(dst + o,      a0);
-            _mm256_storeu_ps(dst + o + 8,  a1);
-            _mm256_storeu_ps(dst + o + 16, a2);
-            _mm256_storeu_ps(dst + o + 24, a3);
-        }
-        for (; o + 8 <= nout; o += 8) {
-            __m256 a0 = _mm256_setzero_ps();
-            for (int k = 0; k < n; k++)
-                a0 = madd(a0, _mm256_set1_ps(g[k]), _mm256_loadu_ps(row + o + k - r));
-            _mm256_storeu_ps(dst + o, a0);
-        }
-    } else if (step == 2) {
+    ff_vmaf_float_hfilter_border(row, w, r);
+    if (step == 2) {
         /* Outputs o..o+7 read every other sample: tap k takes the even
          * ones from row + 2o + k - r, tap k + 1 the odd ones of the same
          * load. The last load reads up to row[2 (nout - 1) + 1 + r],
@@ -242,35 +225,7 @@ void ff_vmaf_float_hfilter_avx2(float *dst, float *row, int w,
             _mm256_storeu_ps(dst + o, a0);
         }
     }
-    for (; o < nout; o++) {
-        const float *p = row + o * step - r;
-        float acc = 0.0f;
-        for (int k = 0; k < n; k++)
-            acc += g[k] * p[k];
-        dst[o] = acc;
-    }
-}
-
-static av_always_inline float dwt_sum(const float *c, float s0, float s1,
-                                      float s2, float s3)
-{
-    float acc = 0.0f;
-    acc += c[0] * s0;
-    acc += c[1] * s1;
-    acc += c[2] * s2;
-    acc += c[3] * s3;
-    return acc;
-}
-
-static av_always_inline void dwt_col(float *lo_out, float *hi_out,
-                                     const float *s, int w, int j)
-{
-    float s0 = s[ff_vmaf_float_dwt_index(2 * j - 1, w)];
-    float s1 = s[ff_vmaf_float_dwt_index(2 * j,     w)];
-    float s2 = s[ff_vmaf_float_dwt_index(2 * j + 1, w)];
-    float s3 = s[ff_vmaf_float_dwt_index(2 * j + 2, w)];
-    lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, s0, s1, s2, s3);
-    hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, s0, s1, s2, s3);
+    filter_taps(dst, NULL, row - r, g, n, step, o, nout);
 }
 
 static av_always_inline __m256 dwt_sum8(const __m256 c[4], __m256 s0, __m256 s1,
@@ -284,14 +239,17 @@ static av_always_inline __m256 dwt_sum8(const __m256 c[4], __m256 s0, __m256 s1,
     return acc;
 }
 
-/* One row through LO and HI horizontally, into ceil(w / 2) outputs. */
+/*
+ * One row through LO and HI horizontally, into ceil(w / 2) outputs; the
+ * mirrored column 0 and what the vectors leave go through the C steps.
+ */
 static void dwt_row(float *lo_out, float *hi_out, const float *s, int w,
                     const __m256 lo[4], const __m256 hi[4])
 {
     const int bw = (w + 1) / 2;
     int j;
 
-    dwt_col(lo_out, hi_out, s, w, 0);
+    ff_vmaf_float_dwt_horiz(lo_out, hi_out, s, w, 0, 1);
     /* Output j reads s[2j - 1 .. 2j + 2]: inside the row while 2j + 2 < w. */
     for (j = 1; j + 8 <= bw && 2 * (j + 7) + 2 < w; j += 8) {
         const float *p = s + 2 * j - 1;
@@ -301,13 +259,7 @@ static void dwt_row(float *lo_out, float *hi_out, const float *s, int w,
         _mm256_storeu_ps(lo_out + j, dwt_sum8(lo, s0, s1, s2, s3));
         _mm256_storeu_ps(hi_out + j, dwt_sum8(hi, s0, s1, s2, s3));
     }
-    for (; j < bw && 2 * j + 2 < w; j++) {
-        const float *p = s + 2 * j - 1;
-        lo_out[j] = dwt_sum(ff_vmaf_dwt_lo, p[0], p[1], p[2], p[3]);
-        hi_out[j] = dwt_sum(ff_vmaf_dwt_hi, p[0], p[1], p[2], p[3]);
-    }
-    for (; j < bw; j++)
-        dwt_col(lo_out, hi_out, s, w, j);
+    ff_vmaf_float_dwt_horiz(lo_out, hi_out, s, w, j, bw);
 }
 
 void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
@@ -329,10 +281,7 @@ void ff_vmaf_float_dwt2_row_avx2(float *a, float *v, float *hb, float *d,
         _mm256_storeu_ps(lo + j, dwt_sum8(cl, s0, s1, s2, s3));
         _mm256_storeu_ps(hi + j, dwt_sum8(ch, s0, s1, s2, s3));
     }
-    for (; j < w; j++) {
-        lo[j] = dwt_sum(ff_vmaf_dwt_lo, r0[j], r1[j], r2[j], r3[j]);
-        hi[j] = dwt_sum(ff_vmaf_dwt_hi, r0[j], r1[j], r2[j], r3[j]);
-    }
+    ff_vmaf_float_dwt_vert(lo, hi, src, j, w);
     dwt_row(a,  v, lo, w, cl, ch);
     dwt_row(hb, d, hi, w, cl, ch);
 }
@@ -588,10 +537,20 @@ void ff_vmaf_float_adm_decouple_avx2(float *const dst_r[3], float *const flt_r[3
         ff_vmaf_float_adm_decouple(dst_r, flt_r, dst_a, flt_a, o, t, rf, egl, j, j1);
 }
 
-/* ANSNR's border: reflect-101 before the start, symmetric after the end. */
-static av_always_inline int mirror_2d(int t, int n)
+/* Output column j of filter2d with the mirror (ANSNR's border is the DWT's). */
+static av_always_inline float filter2d_px(const float *const *rows, const float *k,
+                                          int n, int w, int j)
 {
-    return t < 0 ? -t : t >= n ? 2 * n - 1 - t : t;
+    const int r = n / 2;
+    float acc = 0.0f;
+
+    for (int fi = 0; fi < n; fi++) {
+        float inner = 0.0f;
+        for (int fj = 0; fj < n; fj++)
+            inner += k[fi * n + fj] * rows[fi][ff_vmaf_float_dwt_index(j - r + fj, w)];
+        acc += inner;
+    }
+    return acc;
 }
 
 /*
@@ -612,19 +571,9 @@ void ff_vmaf_float_filter2d_avx2(float *dst, ptrdiff_t dst_stride,
         int j = 0;
 
         for (int fi = 0; fi < n; fi++)
-            rows[fi] = src + mirror_2d(i - r + fi, h) * src_stride;
-        for (; j < w; j++) {
-            float acc = 0.0f;
-            if (j >= r && j + 8 + r <= w)
-                break;
-            for (int fi = 0; fi < n; fi++) {
-                float inner = 0.0f;
-                for (int fj = 0; fj < n; fj++)
-                    inner += k[fi * n + fj] * rows[fi][mirror_2d(j - r + fj, w)];
-                acc += inner;
-            }
-            d[j] = acc;
-        }
+            rows[fi] = src + ff_vmaf_float_dwt_index(i - r + fi, h) * src_stride;
+        for (; j < w && !(j >= r && j + 8 + r <= w); j++)
+            d[j] = filter2d_px(rows, k, n, w, j);
         for (; j + 8 + r <= w; j += 8) {
             __m256 acc = _mm256_setzero_ps();
             for (int fi = 0; fi < n; fi++) {
@@ -637,16 +586,8 @@ void ff_vmaf_float_filter2d_avx2(float *dst, ptrdiff_t dst_stride,
             }
             _mm256_storeu_ps(d + j, acc);
         }
-        for (; j < w; j++) {
-            float acc = 0.0f;
-            for (int fi = 0; fi < n; fi++) {
-                float inner = 0.0f;
-                for (int fj = 0; fj < n; fj++)
-                    inner += k[fi * n + fj] * rows[fi][mirror_2d(j - r + fj, w)];
-                acc += inner;
-            }
-            d[j] = acc;
-        }
+        for (; j < w; j++)
+            d[j] = filter2d_px(rows, k, n, w, j);
     }
 }
 
