@@ -93,6 +93,70 @@ void checkasm_fill16(uint16_t *buf, size_t n, int bits)
         buf[i] = checkasm_rand() & ((1u << bits) - 1);
 }
 
+size_t checkasm_first_diff(const void *a, const void *b, size_t n, size_t size)
+{
+    const uint8_t *pa = a, *pb = b;
+    size_t i = 0;
+
+    /* most calls find nothing: one memcmp() for those */
+    if (!memcmp(a, b, n * size))
+        return n;
+    while (i < n && !memcmp(pa + i * size, pb + i * size, size))
+        i++;
+    return i;
+}
+
+void checkasm_out_alloc(CheckasmOut *o, size_t n, uint32_t pattern)
+{
+    o->c       = checkasm_malloc(n * sizeof(float));
+    o->a       = checkasm_malloc(n * sizeof(float));
+    o->n       = n;
+    o->pattern = pattern;
+}
+
+void checkasm_out_free(CheckasmOut *o)
+{
+    free(o->c);
+    free(o->a);
+    o->c = o->a = NULL;
+}
+
+void checkasm_out_reset(const CheckasmOut *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        memcpy(o->c + i, &o->pattern, sizeof(float));
+        memcpy(o->a + i, &o->pattern, sizeof(float));
+    }
+}
+
+int checkasm_out_vcheck(const CheckasmOut *o, const char *dsp, const char *tier,
+                        const char *func, size_t stride, int off, const char *fmt,
+                        va_list ap)
+{
+    size_t i = checkasm_first_diff(o->c, o->a, o->n, sizeof(float));
+    char what[256];
+
+    if (i == o->n)
+        return 0;
+    vsnprintf(what, sizeof(what), fmt, ap);
+    checkasm_fail(dsp, tier, func, "%s: row %zu [%d] = %.9g (%a), C %.9g (%a)",
+                  what, i / stride, (int)(i % stride) - off,
+                  o->a[i], o->a[i], o->c[i], o->c[i]);
+    return 1;
+}
+
+int checkasm_out_check(const CheckasmOut *o, const char *dsp, const char *tier,
+                       const char *func, size_t stride, int off, const char *fmt, ...)
+{
+    va_list ap;
+    int ret;
+
+    va_start(ap, fmt);
+    ret = checkasm_out_vcheck(o, dsp, tier, func, stride, off, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
 void checkasm_init_tier(int t)
 {
     av_force_cpu_flags(t < 0 ? -1 : checkasm_tiers[t]->cpu_flags);

@@ -30,6 +30,7 @@
 #ifndef TESTS_CHECKASM_CHECKASM_H
 #define TESTS_CHECKASM_CHECKASM_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +79,18 @@ static inline size_t checkasm_misalign(int bytes)
 void checkasm_fill8(uint8_t *buf, size_t n);
 void checkasm_fill16(uint16_t *buf, size_t n, int bits);
 
+/** Store v as sample i of a row of bytes-byte (1 or 2) samples. */
+static inline void checkasm_put_sample(uint8_t *row, size_t i, int bytes, unsigned v)
+{
+    if (bytes == 1)
+        row[i] = v;
+    else
+        ((uint16_t *)row)[i] = v;
+}
+
+/** The first of n elements of size bytes where a and b differ, or n. */
+size_t checkasm_first_diff(const void *a, const void *b, size_t n, size_t size);
+
 /**
  * The widths every test covers: 1..64, then odd and large ones.
  * checkasm_widths[] ends with 0.
@@ -96,6 +109,33 @@ void checkasm_fail(const char *dsp, const char *tier, const char *func,
  */
 void checkasm_report(const char *dsp, const char *tier, const char *func,
                      int nb_cases);
+
+/**
+ * Float outputs of the C version and of the tier's, n floats each: set to
+ * a pattern no kernel writes before each case (checkasm_out_reset()) and
+ * compared whole, bit for bit, after it (checkasm_out_check()), so that a
+ * write past an output counts as much as a wrong value in it.
+ */
+typedef struct CheckasmOut {
+    float *c, *a;
+    size_t n;
+    uint32_t pattern;   ///< the bits of every float after a reset
+} CheckasmOut;
+
+void checkasm_out_alloc(CheckasmOut *o, size_t n, uint32_t pattern);
+void checkasm_out_free(CheckasmOut *o);
+void checkasm_out_reset(const CheckasmOut *o);
+/**
+ * Whether the tier's outputs differ from C's. If they do, the case fails
+ * with the text of fmt and where the first float that differs is: the
+ * outputs taken as rows of stride floats, its row and its column less off
+ * (where the function's output starts in its row).
+ */
+int checkasm_out_check(const CheckasmOut *o, const char *dsp, const char *tier,
+                       const char *func, size_t stride, int off, const char *fmt, ...);
+int checkasm_out_vcheck(const CheckasmOut *o, const char *dsp, const char *tier,
+                        const char *func, size_t stride, int off, const char *fmt,
+                        va_list ap);
 
 /** Nanoseconds of the monotonic clock. */
 int64_t checkasm_now_ns(void);

@@ -25,6 +25,7 @@
  */
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #define GUARD    32             /* floats checked on each side of outputs */
 #define MAX_H    72
 #define NB_MODES 9
+#define POISON   0x5a5a5a5au    /* the guard zones: a float no kernel writes */
 
 /* A float sample for a fill mode: random pixel-like values with fractions,
  * 0, the largest and smallest luma after the -128 offset, alternations,
@@ -64,24 +66,10 @@ static void ffill(float *buf, size_t n, int mode)
         buf[i] = fsample(mode, i);
 }
 
-/* A pattern the kernels never write, for the guard zones. */
-static void poison(float *buf, size_t n)
-{
-    memset(buf, 0x5a, n * sizeof(*buf));
-}
-
 /* Floats of misalignment: 1..7 (4..28 bytes). */
 static int misalign(void)
 {
     return 1 + checkasm_rand_int(7);
-}
-
-static size_t first_diff(const float *a, const float *b, size_t n)
-{
-    size_t x = 0;
-    while (x < n && !memcmp(a + x, b + x, sizeof(*a)))
-        x++;
-    return x;
 }
 
 /* Tap sets: the Gaussians of float_vif's scales at a few kernel scales
@@ -133,24 +121,117 @@ static const TapSet *pick_taps(int sz, int step)
 
 /* ------------------------------------------------------------------ */
 
-static void check_from_luma(int t)
+/* The C context and the one of the tier under test. */
+typedef struct Pair {
+    int t;
+    const char *tier;
+    FFVmafFloatDSPContext c, a;
+} Pair;
+
+static void pair_init(Pair *p, int t)
+{
+    p->t    = t;
+    p->tier = checkasm_tiers[t]->name;
+    checkasm_init_tier(0);
+    ff_vmaf_float_dsp_init(&p->c);
+    checkasm_init_tier(t);
+    ff_vmaf_float_dsp_init(&p->a);
+}
+
+/* Whether the tier has its own fn: one that fell back to C's is not tested. */
+#define OWN(p, fn) checkasm_tier_differs((p)->t, (const void *)(p)->c.fn, (const void *)(p)->a.fn)
+
+/*
+ * A function under test on one tier: its outputs, nb areas of n floats
+ * with guard zones, each area on a multiple of 64 bytes so that all start
+ * as aligned as the first (the outputs of a case share one misalignment),
+ * poisoned before each case and compared whole after it; and the count of
+ * its cases.
+ */
+typedef struct Test {
+    const Pair *p;
+    const char *func;
+    CheckasmOut out;
+    size_t stride;              ///< of the areas
+    int cases;
+} Test;
+
+/* Set up the test of func, if the tier has its own (own): else 0. */
+static int test_begin(Test *k, const Pair *p, const char *func, int own, int nb, size_t n)
+{
+    if (!own)
+        return 0;
+    k->p      = p;
+    k->func   = func;
+    k->stride = FFALIGN(n, 16);
+    k->cases  = 0;
+    checkasm_out_alloc(&k->out, nb * k->stride, POISON);
+    return 1;
+}
+
+/* Before a case: poison the outputs, point c[i] and a[i] at area i, off floats in. */
+static void test_start(const Test *k, int off, float **c, float **a)
+{
+    checkasm_out_reset(&k->out);
+    for (size_t i = 0; i < k->out.n / k->stride; i++) {
+        c[i] = k->out.c + i * k->stride + off;
+        a[i] = k->out.a + i * k->stride + off;
+    }
+}
+
+/* After a case: whether the outputs differ, the case failing with its text fmt if so. */
+static int test_check(Test *k, int off, const char *fmt, ...)
+{
+    va_list ap;
+    int ret;
+
+    k->cases++;
+    va_start(ap, fmt);
+    ret = checkasm_out_vcheck(&k->out, "float", k->p->tier, k->func, k->stride, off, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+static void test_end(Test *k)
+{
+    checkasm_report("float", k->p->tier, k->func, k->cases);
+    checkasm_out_free(&k->out);
+}
+
+/* Inputs: planes of up to MAX_H rows of MAX_W + 64 floats, and scratch. */
+typedef struct Bufs {
+    float *x, *y, *tmp;
+    size_t plane;
+} Bufs;
+
+/* An output row: MAX_W floats, guard zones, and a border of the widest filter. */
+#define OUT_ROW (MAX_W + 2 * GUARD + 2 * FF_VMAF_FLOAT_MAX_TAPS + 16)
+
+static void bufs_alloc(Bufs *b)
+{
+    b->plane = (size_t)MAX_H * (MAX_W + 64) + 16;
+    b->x   = checkasm_malloc(b->plane * sizeof(float));
+    b->y   = checkasm_malloc(b->plane * sizeof(float));
+    b->tmp = checkasm_malloc((2 * MAX_W + FF_VMAF_FLOAT_MAX_TAPS + 16) * sizeof(float));
+}
+
+static void bufs_free(Bufs *b)
+{
+    free(b->x);
+    free(b->y);
+    free(b->tmp);
+}
+
+static void check_from_luma(const Pair *p, Bufs *b)
 {
     static const int depths[] = { 8, 9, 10, 12, 16 };
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
     const int H = 3;
-    size_t ls_max = (MAX_W + 64) * 2, out = (size_t)H * (MAX_W + 16) + 2 * GUARD;
-    uint8_t *src = checkasm_malloc(H * ls_max + 64);
-    float *dc = checkasm_malloc(out * sizeof(float)), *da = checkasm_malloc(out * sizeof(float));
-    int cases = 0;
+    const size_t out_n = (size_t)H * (MAX_W + 16) + 2 * GUARD;
+    uint8_t *src = (uint8_t *)b->x;     /* H rows of up to (MAX_W + 64) 16-bit samples */
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.from_luma, (const void *)a.from_luma))
-        goto end;
-
+    if (!test_begin(&test, p, "from_luma", OWN(p, from_luma), 1, out_n))
+        return;
     for (int di = 0; di < 5; di++) {
         int bpc = depths[di], bytes = bpc > 8 ? 2 : 1;
         unsigned max = (1u << bpc) - 1;
@@ -159,88 +240,35 @@ static void check_from_luma(int t)
             for (int m = 0; m < 5; m++) {
                 ptrdiff_t ls = (ptrdiff_t)w * bytes + checkasm_rand_int(64) * bytes;
                 ptrdiff_t ds = w + checkasm_rand_int(16);
-                uint8_t *s = src + (bytes == 1 ? 1 + checkasm_rand_int(31)
-                                               : 2 * (1 + checkasm_rand_int(15)));
+                uint8_t *s = src + checkasm_misalign(bytes);
                 float offset = m & 1 ? -128.0f : 0.0f;
                 int o = GUARD + misalign();
                 size_t ns = (size_t)H * ls / bytes;
+                float *dc, *da;
 
-                for (size_t i = 0; i < ns; i++) {
-                    unsigned v = m == 0 ? checkasm_rand() & max : m == 1 ? 0 :
-                                 m == 2 ? max : m == 3 ? (i & 1 ? max : 0) :
-                                 checkasm_rand() & 1 ? max : 0;
-                    if (bytes == 1)
-                        s[i] = v;
-                    else
-                        ((uint16_t *)s)[i] = v;
-                }
-                poison(dc, out);
-                poison(da, out);
-                c.from_luma(dc + o, ds, s, ls, w, H, bpc, offset);
-                a.from_luma(da + o, ds, s, ls, w, H, bpc, offset);
-                if (memcmp(dc, da, out * sizeof(float))) {
-                    size_t x = first_diff(dc, da, out);
-                    checkasm_fail("float", tier, "from_luma",
-                                  "bpc %d w %d mode %d: dst[%d] = %a, C %a",
-                                  bpc, w, m, (int)x - o, da[x], dc[x]);
-                }
-                cases++;
+                for (size_t i = 0; i < ns; i++)
+                    checkasm_put_sample(s, i, bytes,
+                                        m == 0 ? checkasm_rand() & max : m == 1 ? 0 :
+                                        m == 2 ? max : m == 3 ? (i & 1 ? max : 0) :
+                                        checkasm_rand() & 1 ? max : 0);
+                test_start(&test, o, &dc, &da);
+                p->c.from_luma(dc, ds, s, ls, w, H, bpc, offset);
+                p->a.from_luma(da, ds, s, ls, w, H, bpc, offset);
+                test_check(&test, o, "bpc %d w %d mode %d", bpc, w, m);
             }
         }
     }
-    checkasm_report("float", tier, "from_luma", cases);
-end:
-    free(src);
-    free(dc);
-    free(da);
-}
-
-/* Planes of up to MAX_H rows of MAX_W + 64 floats, and output rows. */
-typedef struct Bufs {
-    float *x, *y;
-    float *oc[5], *oa[5];
-    size_t plane, row;
-} Bufs;
-
-static void bufs_alloc(Bufs *b)
-{
-    b->plane = (size_t)MAX_H * (MAX_W + 64) + 16;
-    b->row   = MAX_W + 2 * GUARD + 2 * FF_VMAF_FLOAT_MAX_TAPS + 16;
-    b->x = checkasm_malloc(b->plane * sizeof(float));
-    b->y = checkasm_malloc(b->plane * sizeof(float));
-    for (int k = 0; k < 5; k++) {
-        b->oc[k] = checkasm_malloc(b->row * sizeof(float));
-        b->oa[k] = checkasm_malloc(b->row * sizeof(float));
-    }
-}
-
-static void bufs_free(Bufs *b)
-{
-    free(b->x);
-    free(b->y);
-    for (int k = 0; k < 5; k++) {
-        free(b->oc[k]);
-        free(b->oa[k]);
-    }
+    test_end(&test);
 }
 
 /* vfilter (stats = 0) or vfilter_stats (stats = 1). */
-static void check_vfilter(int t, Bufs *b, int stats)
+static void check_vfilter(const Pair *p, Bufs *b, int stats)
 {
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    int cases = 0, cases_s = 0, test_v, test_s;
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    test_v = !stats && checkasm_tier_differs(t, (const void *)c.vfilter, (const void *)a.vfilter);
-    test_s = stats && checkasm_tier_differs(t, (const void *)c.vfilter_stats,
-                                   (const void *)a.vfilter_stats);
-    if (!test_v && !test_s)
+    if (stats ? !test_begin(&test, p, "vfilter_stats", OWN(p, vfilter_stats), 5, OUT_ROW)
+              : !test_begin(&test, p, "vfilter", OWN(p, vfilter), 1, OUT_ROW))
         return;
-
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         for (int m = 0; m < NB_MODES; m++) {
@@ -261,112 +289,66 @@ static void check_vfilter(int t, Bufs *b, int stats)
             /* y differs from x except in the constant modes */
             ffill(y, (size_t)h * stride, m == 0 || m >= 6 ? m : (m + 2) % 6);
 
-            if (test_v) {
-                poison(b->oc[0], b->row);
-                poison(b->oa[0], b->row);
-                c.vfilter(b->oc[0] + o, x, stride, w, h, i, ts->g, n);
-                a.vfilter(b->oa[0] + o, x, stride, w, h, i, ts->g, n);
-                if (memcmp(b->oc[0], b->oa[0], b->row * sizeof(float))) {
-                    size_t d = first_diff(b->oc[0], b->oa[0], b->row);
-                    checkasm_fail("float", tier, "vfilter",
-                                  "w %d h %d i %d n %d mode %d: dst[%d] = %a, C %a",
-                                  w, h, i, n, m, (int)d - o, b->oa[0][d], b->oc[0][d]);
-                }
-                cases++;
+            test_start(&test, o, dc, da);
+            if (stats) {
+                p->c.vfilter_stats(dc, x, y, stride, w, h, i, ts->g, n);
+                p->a.vfilter_stats(da, x, y, stride, w, h, i, ts->g, n);
+            } else {
+                p->c.vfilter(dc[0], x, stride, w, h, i, ts->g, n);
+                p->a.vfilter(da[0], x, stride, w, h, i, ts->g, n);
             }
-            if (test_s) {
-                for (int k = 0; k < 5; k++) {
-                    poison(b->oc[k], b->row);
-                    poison(b->oa[k], b->row);
-                    dc[k] = b->oc[k] + o;
-                    da[k] = b->oa[k] + o;
-                }
-                c.vfilter_stats(dc, x, y, stride, w, h, i, ts->g, n);
-                a.vfilter_stats(da, x, y, stride, w, h, i, ts->g, n);
-                for (int k = 0; k < 5; k++) {
-                    if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
-                        size_t d = first_diff(b->oc[k], b->oa[k], b->row);
-                        checkasm_fail("float", tier, "vfilter_stats",
-                                      "w %d h %d i %d n %d mode %d: out %d [%d] = %a, C %a",
-                                      w, h, i, n, m, k, (int)d - o,
-                                      b->oa[k][d], b->oc[k][d]);
-                        break;
-                    }
-                }
-                cases_s++;
-            }
+            test_check(&test, o, "w %d h %d i %d n %d mode %d", w, h, i, n, m);
         }
     }
-    if (test_v)
-        checkasm_report("float", tier, "vfilter", cases);
-    if (test_s)
-        checkasm_report("float", tier, "vfilter_stats", cases_s);
+    test_end(&test);
 }
 
-static void check_hfilter(int t, Bufs *b)
+static void check_hfilter(const Pair *p)
 {
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    int cases = 0;
+    CheckasmOut line;           /* the input row, which the kernels may write */
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.hfilter, (const void *)a.hfilter))
+    if (!test_begin(&test, p, "hfilter", OWN(p, hfilter), 1, OUT_ROW))
         return;
-
+    checkasm_out_alloc(&line, OUT_ROW, POISON);
     for (int step = 1; step <= 2; step++)
         for (int wi = 0; checkasm_widths[wi]; wi++) {
             int w = checkasm_widths[wi];
             for (int m = 0; m < NB_MODES; m++) {
                 const TapSet *ts;
                 int r, o = GUARD + misalign(), ro;
-                float *rc = b->oc[1], *ra = b->oa[1];
+                float *dc, *da;
 
                 if (w < 2)
                     continue;           /* no tap set leaves w > n / 2 with n >= 3 */
                 ts = pick_taps(w, step);
                 r = ts->n / 2;
                 ro = GUARD + FF_VMAF_FLOAT_MAX_TAPS / 2 + misalign();
-                /* the row and its border zone, with guards */
-                poison(rc, b->row);
-                ffill(rc + ro - r, w + 2 * r, m);
-                memcpy(ra, rc, b->row * sizeof(float));
-                poison(b->oc[0], b->row);
-                poison(b->oa[0], b->row);
-                c.hfilter(b->oc[0] + o, rc + ro, w, ts->g, ts->n, step, w / step);
-                a.hfilter(b->oa[0] + o, ra + ro, w, ts->g, ts->n, step, w / step);
-                if (memcmp(b->oc[0], b->oa[0], b->row * sizeof(float))) {
-                    size_t d = first_diff(b->oc[0], b->oa[0], b->row);
-                    checkasm_fail("float", tier, "hfilter",
-                                  "step %d w %d n %d mode %d: dst[%d] = %a, C %a",
-                                  step, w, ts->n, m, (int)d - o, b->oa[0][d], b->oc[0][d]);
-                } else if (memcmp(rc, ra, b->row * sizeof(float))) {
-                    checkasm_fail("float", tier, "hfilter",
-                                  "step %d w %d n %d mode %d: the row's border differs",
-                                  step, w, ts->n, m);
-                }
-                cases++;
+                /* the row and its border zone, with guards: hfilter
+                 * writes the border itself, so the rows are compared too */
+                checkasm_out_reset(&line);
+                ffill(line.c + ro - r, w + 2 * r, m);
+                memcpy(line.a, line.c, line.n * sizeof(float));
+                test_start(&test, o, &dc, &da);
+                p->c.hfilter(dc, line.c + ro, w, ts->g, ts->n, step, w / step);
+                p->a.hfilter(da, line.a + ro, w, ts->g, ts->n, step, w / step);
+                if (!test_check(&test, o, "step %d w %d n %d mode %d",
+                                step, w, ts->n, m))
+                    checkasm_out_check(&line, "float", p->tier, "hfilter", line.n, ro,
+                                       "step %d w %d n %d mode %d: the row's border",
+                                       step, w, ts->n, m);
             }
         }
-    checkasm_report("float", tier, "hfilter", cases);
+    test_end(&test);
+    checkasm_out_free(&line);
 }
 
-static void check_dwt2_row(int t, Bufs *b)
+static void check_dwt2_row(const Pair *p, Bufs *b)
 {
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    float *tmp = checkasm_malloc(2 * (MAX_W + 8) * sizeof(float));
-    int cases = 0;
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.dwt2_row, (const void *)a.dwt2_row))
-        goto end;
-
+    if (!test_begin(&test, p, "dwt2_row", OWN(p, dwt2_row), 4, OUT_ROW))
+        return;
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         for (int m = 0; m < NB_MODES; m++) {
@@ -382,29 +364,13 @@ static void check_dwt2_row(int t, Bufs *b)
             /* rows as the border gives them, repeats included */
             for (int k = 0; k < FF_VMAF_DWT_TAPS; k++)
                 rows[k] = x + checkasm_rand_int(6) * stride;
-            for (int k = 0; k < 4; k++) {
-                poison(b->oc[k], b->row);
-                poison(b->oa[k], b->row);
-                dc[k] = b->oc[k] + o;
-                da[k] = b->oa[k] + o;
-            }
-            c.dwt2_row(dc[0], dc[1], dc[2], dc[3], rows, w, tmp);
-            a.dwt2_row(da[0], da[1], da[2], da[3], rows, w, tmp);
-            for (int k = 0; k < 4; k++) {
-                if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
-                    size_t d = first_diff(b->oc[k], b->oa[k], b->row);
-                    checkasm_fail("float", tier, "dwt2_row",
-                                  "w %d mode %d: band %d [%d] = %a, C %a",
-                                  w, m, k, (int)d - o, b->oa[k][d], b->oc[k][d]);
-                    break;
-                }
-            }
-            cases++;
+            test_start(&test, o, dc, da);
+            p->c.dwt2_row(dc[0], dc[1], dc[2], dc[3], rows, w, b->tmp);
+            p->a.dwt2_row(da[0], da[1], da[2], da[3], rows, w, b->tmp);
+            test_check(&test, o, "w %d mode %d (row: band)", w, m);
         }
     }
-    checkasm_report("float", tier, "dwt2_row", cases);
-end:
-    free(tmp);
+    test_end(&test);
 }
 
 /* A variance-like term: zero, below and around the 1e-10 floor, small,
@@ -422,26 +388,19 @@ static float var_sample(int mode)
     }
 }
 
-static void check_vif_terms(int t, Bufs *b)
+static void check_vif_terms(const Pair *p, Bufs *b)
 {
     static const double nsq[] = { 2.0, 0.5, 100.0, 0.0 };
     static const float egl[] = { 100.0f, 1.0f, 1.5f };
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    int cases = 0;
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.vif_terms, (const void *)a.vif_terms))
+    if (!test_begin(&test, p, "vif_terms", OWN(p, vif_terms), 2, OUT_ROW))
         return;
-
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         for (int m = 0; m < 8; m++) {
             const float *st[5];
-            float *in[5];
+            float *in[5], *dc[2], *da[2];
             int o = GUARD + misalign();
             double sn = nsq[checkasm_rand_int(4)];
             float eg = egl[checkasm_rand_int(3)];
@@ -462,25 +421,14 @@ static void check_vif_terms(int t, Bufs *b)
             }
             for (int k = 0; k < 5; k++)
                 st[k] = in[k];
-            for (int k = 0; k < 2; k++) {
-                poison(b->oc[k], b->row);
-                poison(b->oa[k], b->row);
-            }
-            c.vif_terms(b->oc[0] + o, b->oc[1] + o, st, w, sn, eg);
-            a.vif_terms(b->oa[0] + o, b->oa[1] + o, st, w, sn, eg);
-            for (int k = 0; k < 2; k++)
-                if (memcmp(b->oc[k], b->oa[k], b->row * sizeof(float))) {
-                    size_t d = first_diff(b->oc[k], b->oa[k], b->row);
-                    checkasm_fail("float", tier, "vif_terms",
-                                  "w %d mode %d nsq %g egl %g: %s[%d] = %a, C %a",
-                                  w, m, sn, eg, k ? "den" : "num", (int)d - o,
-                                  b->oa[k][d], b->oc[k][d]);
-                    break;
-                }
-            cases++;
+            test_start(&test, o, dc, da);
+            p->c.vif_terms(dc[0], dc[1], st, w, sn, eg);
+            p->a.vif_terms(da[0], da[1], st, w, sn, eg);
+            test_check(&test, o,
+                       "w %d mode %d nsq %g egl %g (row: num, den)", w, m, sn, eg);
         }
     }
-    checkasm_report("float", tier, "vif_terms", cases);
+    test_end(&test);
 }
 
 /* A detail-band sample: mostly small of either sign, some zeros, some large. */
@@ -502,23 +450,14 @@ static float *row_at(float *buf, int k, int off)
     return buf + (size_t)k * ROW_SPAN + off;
 }
 
-static void check_adm_decouple(int t)
+static void check_adm_decouple(const Pair *p, Bufs *b)
 {
     static const double egls[] = { 100.0, 1.0, 1.2 };
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    float *in = checkasm_malloc(6 * ROW_SPAN * sizeof(float));
-    float *bc = checkasm_malloc(12 * ROW_SPAN * sizeof(float));
-    float *ba = checkasm_malloc(12 * ROW_SPAN * sizeof(float));
-    int cases = 0;
+    float *in = b->x;                   /* 6 rows of ROW_SPAN */
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.adm_decouple, (const void *)a.adm_decouple))
-        goto end;
-
+    if (!test_begin(&test, p, "adm_decouple", OWN(p, adm_decouple), 12, ROW_SPAN))
+        return;
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         for (int m = 0; m < 8; m++) {
@@ -551,47 +490,23 @@ static void check_adm_decouple(int t)
                 o[k] = ok;
                 tt[k] = tk;
             }
-            poison(bc, 12 * ROW_SPAN);
-            poison(ba, 12 * ROW_SPAN);
-            for (int k = 0; k < 12; k++) {
-                oc[k] = row_at(bc, k, off);
-                oa[k] = row_at(ba, k, off);
-            }
-            c.adm_decouple(oc, oc + 3, oc + 6, oc + 9, o, tt, rf, egl, j0, j1);
-            a.adm_decouple(oa, oa + 3, oa + 6, oa + 9, o, tt, rf, egl, j0, j1);
-            if (memcmp(bc, ba, 12 * ROW_SPAN * sizeof(float))) {
-                size_t d = first_diff(bc, ba, 12 * ROW_SPAN);
-                checkasm_fail("float", tier, "adm_decouple",
-                              "w %d [%d, %d) mode %d egl %g: out %d [%d] = %a, C %a",
-                              w, j0, j1, m, egl, (int)(d / ROW_SPAN),
-                              (int)(d % ROW_SPAN) - off, ba[d], bc[d]);
-            }
-            cases++;
+            test_start(&test, off, oc, oa);
+            p->c.adm_decouple(oc, oc + 3, oc + 6, oc + 9, o, tt, rf, egl, j0, j1);
+            p->a.adm_decouple(oa, oa + 3, oa + 6, oa + 9, o, tt, rf, egl, j0, j1);
+            test_check(&test, off,
+                       "w %d [%d, %d) mode %d egl %g", w, j0, j1, m, egl);
         }
     }
-    checkasm_report("float", tier, "adm_decouple", cases);
-end:
-    free(in);
-    free(bc);
-    free(ba);
+    test_end(&test);
 }
 
-static void check_adm_cm(int t)
+static void check_adm_cm(const Pair *p, Bufs *b)
 {
-    const char *tier = checkasm_tiers[t]->name;
-    FFVmafFloatDSPContext c, a;
-    float *in = checkasm_malloc(15 * ROW_SPAN * sizeof(float));
-    float *bc = checkasm_malloc(3 * ROW_SPAN * sizeof(float));
-    float *ba = checkasm_malloc(3 * ROW_SPAN * sizeof(float));
-    int cases = 0;
+    float *in = b->x;                   /* 15 rows of ROW_SPAN */
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.adm_cm, (const void *)a.adm_cm))
-        goto end;
-
+    if (!test_begin(&test, p, "adm_cm", OWN(p, adm_cm), 3, ROW_SPAN))
+        return;
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         if (w < 2)
@@ -619,57 +534,33 @@ static void check_adm_cm(int t)
                 else
                     mflt[(k - 6) / 3][(k - 6) % 3] = r;
             }
-            poison(bc, 3 * ROW_SPAN);
-            poison(ba, 3 * ROW_SPAN);
-            for (int k = 0; k < 3; k++) {
-                oc[k] = row_at(bc, k, off);
-                oa[k] = row_at(ba, k, off);
-            }
-            c.adm_cm(oc, sig, mdst, mflt, left, right, w, bypass);
-            a.adm_cm(oa, sig, mdst, mflt, left, right, w, bypass);
-            if (memcmp(bc, ba, 3 * ROW_SPAN * sizeof(float))) {
-                size_t d = first_diff(bc, ba, 3 * ROW_SPAN);
-                checkasm_fail("float", tier, "adm_cm",
-                              "w %d [%d, %d) mode %d: out %d [%d] = %a, C %a",
-                              w, left, right, m, (int)(d / ROW_SPAN),
-                              (int)(d % ROW_SPAN) - off, ba[d], bc[d]);
-            }
-            cases++;
+            test_start(&test, off, oc, oa);
+            p->c.adm_cm(oc, sig, mdst, mflt, left, right, w, bypass);
+            p->a.adm_cm(oa, sig, mdst, mflt, left, right, w, bypass);
+            test_check(&test, off,
+                       "w %d [%d, %d) mode %d", w, left, right, m);
         }
     }
-    checkasm_report("float", tier, "adm_cm", cases);
-end:
-    free(in);
-    free(bc);
-    free(ba);
+    test_end(&test);
 }
 
-static void check_filter2d(int t)
+static void check_filter2d(const Pair *p, Bufs *b)
 {
-    const char *tier = checkasm_tiers[t]->name;
     const size_t plane = 12 * (size_t)(MAX_W + 64) + 2 * GUARD;
-    FFVmafFloatDSPContext c, a;
-    float *src = checkasm_malloc(plane * sizeof(float));
-    float *dc = checkasm_malloc(plane * sizeof(float)), *da = checkasm_malloc(plane * sizeof(float));
-    float *tmp = checkasm_malloc((2 * MAX_W + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
     float kern[7 * 7];
-    int cases = 0;
+    Test test;
 
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!checkasm_tier_differs(t, (const void *)c.filter2d, (const void *)a.filter2d))
-        goto end;
-
+    if (!test_begin(&test, p, "filter2d", OWN(p, filter2d), 1, plane))
+        return;
     for (int wi = 0; checkasm_widths[wi]; wi++) {
         int w = checkasm_widths[wi];
         for (int m = 0; m < NB_MODES; m++) {
             /* ANSNR's 3x3 and 5x5 (as float_ansnr builds them), or 7x7 random */
             int n = 3 + 2 * checkasm_rand_int(3), h;
             ptrdiff_t ss = w + checkasm_rand_int(32), ds = w + checkasm_rand_int(32);
-            float *s = src + misalign();
+            float *s = b->x + misalign();
             int off = GUARD + misalign();
+            float *dc, *da;
 
             if (w <= n / 2)
                 n = 3;
@@ -680,51 +571,28 @@ static void check_filter2d(int t)
                 kern[q] = n == 7 ? fsample(8, q)
                                  : (float)((1 + checkasm_rand_int(40)) / (n == 3 ? 16.0 : 571.0));
             ffill(s, (size_t)h * ss, m);
-            poison(dc, plane);
-            poison(da, plane);
-            c.filter2d(dc + off, ds, s, ss, w, h, kern, n, tmp);
-            a.filter2d(da + off, ds, s, ss, w, h, kern, n, tmp);
-            if (memcmp(dc, da, plane * sizeof(float))) {
-                size_t d = first_diff(dc, da, plane);
-                checkasm_fail("float", tier, "filter2d",
-                              "w %d h %d n %d mode %d: dst[%d] = %a, C %a",
-                              w, h, n, m, (int)d - off, da[d], dc[d]);
-            }
-            cases++;
+            test_start(&test, off, &dc, &da);
+            p->c.filter2d(dc, ds, s, ss, w, h, kern, n, b->tmp);
+            p->a.filter2d(da, ds, s, ss, w, h, kern, n, b->tmp);
+            test_check(&test, off,
+                       "w %d h %d n %d mode %d", w, h, n, m);
         }
     }
-    checkasm_report("float", tier, "filter2d", cases);
-end:
-    free(src);
-    free(dc);
-    free(da);
-    free(tmp);
+    test_end(&test);
 }
 
 /* The drivers through each tier's pointers: whole planes, both decimations. */
-static void check_drivers(int t)
+static void check_drivers(const Pair *p, Bufs *b)
 {
     static const int sizes[][2] = { { 2, 2 }, { 3, 5 }, { 17, 9 }, { 64, 33 },
                                     { 97, 18 }, { 333, 21 }, { 576, 12 } };
-    const char *tier = checkasm_tiers[t]->name;
     const size_t plane = 576 * 33 + 16;
-    FFVmafFloatDSPContext c, a;
-    float *src = checkasm_malloc(plane * sizeof(float));
-    float *oc[4], *oa[4];
-    float *tmp = checkasm_malloc((2 * 576 + FF_VMAF_FLOAT_MAX_TAPS) * sizeof(float));
-    int cases_c = 0, cases_d = 0;
+    const int own = !!memcmp(&p->c, &p->a, sizeof(p->c));
+    float *src = b->x, *oc[4], *oa[4];
+    Test test;
 
-    for (int k = 0; k < 4; k++) {
-        oc[k] = checkasm_malloc(plane * sizeof(float));
-        oa[k] = checkasm_malloc(plane * sizeof(float));
-    }
-    checkasm_init_tier(0);
-    ff_vmaf_float_dsp_init(&c);
-    checkasm_init_tier(t);
-    ff_vmaf_float_dsp_init(&a);
-    if (!memcmp(&c, &a, sizeof(c)))
-        goto end;
-
+    if (!test_begin(&test, p, "conv (driver)", own, 1, plane))
+        return;
     for (int si = 0; si < 7; si++) {
         int w = sizes[si][0], h = sizes[si][1];
         for (int m = 0; m < NB_MODES; m++) {
@@ -733,47 +601,29 @@ static void check_drivers(int t)
                 const TapSet *ts = pick_taps(FFMIN(w, h), step);
                 if (FFMIN(w, h) <= ts->n / 2)
                     continue;
-                poison(oc[0], plane);
-                poison(oa[0], plane);
-                ff_vmaf_float_conv(&c, oc[0], w, src, w, w, h, ts->g, ts->n, step, tmp);
-                ff_vmaf_float_conv(&a, oa[0], w, src, w, w, h, ts->g, ts->n, step, tmp);
-                if (memcmp(oc[0], oa[0], plane * sizeof(float)))
-                    checkasm_fail("float", tier, "conv (driver)",
-                                  "%dx%d n %d step %d mode %d", w, h, ts->n, step, m);
-                cases_c++;
+                test_start(&test, 0, oc, oa);
+                ff_vmaf_float_conv(&p->c, oc[0], w, src, w, w, h, ts->g, ts->n, step, b->tmp);
+                ff_vmaf_float_conv(&p->a, oa[0], w, src, w, w, h, ts->g, ts->n, step, b->tmp);
+                test_check(&test, 0, "%dx%d n %d step %d mode %d", w, h, ts->n, step, m);
             }
         }
     }
-    checkasm_report("float", tier, "conv (driver)", cases_c);
+    test_end(&test);
+
+    test_begin(&test, p, "dwt2 (driver)", own, 4, plane);
     for (int si = 0; si < 7; si++) {
         int w = sizes[si][0], h = sizes[si][1];
         for (int m = 0; m < NB_MODES; m++) {
             ffill(src, plane, m);
-            for (int k = 0; k < 4; k++) {
-                poison(oc[k], plane);
-                poison(oa[k], plane);
-            }
-            ff_vmaf_float_dwt2(&c, oc[0], oc[1], oc[2], oc[3], (w + 1) / 2,
-                               src, w, w, h, tmp);
-            ff_vmaf_float_dwt2(&a, oa[0], oa[1], oa[2], oa[3], (w + 1) / 2,
-                               src, w, w, h, tmp);
-            for (int k = 0; k < 4; k++)
-                if (memcmp(oc[k], oa[k], plane * sizeof(float))) {
-                    checkasm_fail("float", tier, "dwt2 (driver)",
-                                  "%dx%d mode %d band %d", w, h, m, k);
-                    break;
-                }
-            cases_d++;
+            test_start(&test, 0, oc, oa);
+            ff_vmaf_float_dwt2(&p->c, oc[0], oc[1], oc[2], oc[3], (w + 1) / 2,
+                               src, w, w, h, b->tmp);
+            ff_vmaf_float_dwt2(&p->a, oa[0], oa[1], oa[2], oa[3], (w + 1) / 2,
+                               src, w, w, h, b->tmp);
+            test_check(&test, 0, "%dx%d mode %d (row: band)", w, h, m);
         }
     }
-    checkasm_report("float", tier, "dwt2 (driver)", cases_d);
-end:
-    free(src);
-    free(tmp);
-    for (int k = 0; k < 4; k++) {
-        free(oc[k]);
-        free(oa[k]);
-    }
+    test_end(&test);
 }
 
 /* ------------------------------------------------------------------ */
@@ -878,16 +728,19 @@ void checkasm_check_float(void)
     init_tapsets();
     bufs_alloc(&b);
     for (int t = 1; t < checkasm_nb_tiers; t++) {
-        check_from_luma(t);
-        check_vfilter(t, &b, 0);
-        check_vfilter(t, &b, 1);
-        check_hfilter(t, &b);
-        check_dwt2_row(t, &b);
-        check_vif_terms(t, &b);
-        check_adm_decouple(t);
-        check_adm_cm(t);
-        check_filter2d(t);
-        check_drivers(t);
+        Pair p;
+
+        pair_init(&p, t);
+        check_from_luma(&p, &b);
+        check_vfilter(&p, &b, 0);
+        check_vfilter(&p, &b, 1);
+        check_hfilter(&p);
+        check_dwt2_row(&p, &b);
+        check_vif_terms(&p, &b);
+        check_adm_decouple(&p, &b);
+        check_adm_cm(&p, &b);
+        check_filter2d(&p, &b);
+        check_drivers(&p, &b);
     }
     bufs_free(&b);
     if (checkasm_bench)

@@ -27,6 +27,7 @@
  * 10-bit, and so on.
  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,6 @@
 #define GUARD    64             /* floats checked past outputs */
 #define SENTINEL 0x7fa5a5a5u    /* a NaN bit pattern no kernel writes */
 #define NB_MODES 10
-
-static void fill_sentinel(float *buf, size_t n)
-{
-    uint32_t v = SENTINEL;
-    for (size_t i = 0; i < n; i++)
-        memcpy(buf + i, &v, sizeof(v));
-}
 
 /*
  * Value of sample i of a plane in 8-bit units for a fill mode: random,
@@ -103,26 +97,51 @@ static const int depths[] = { 8, 10, 12, 16 };
 
 /* ------------------------------------------------------------------ */
 
+/* The C context and tier t's, for depth bpc. */
+static void pair_init(FFVmafSsimDSPContext *c, FFVmafSsimDSPContext *a, int t, int bpc)
+{
+    checkasm_init_tier(0);
+    ff_vmaf_ssim_dsp_init(c, bpc);
+    checkasm_init_tier(t);
+    ff_vmaf_ssim_dsp_init(a, bpc);
+}
+
+/* Whether tier t has its own fn: one that fell back to C's is not tested. */
+#define OWN(t, c, a, fn) checkasm_tier_differs(t, (const void *)(c).fn, (const void *)(a).fn)
+
+/* Whether the sums differ, the case failing with its text fmt if they do. */
+static void check_sums_alike(const char *tier, const char *func, const FFVmafSsimSums *sc,
+                             const FFVmafSsimSums *sa, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+
+    if (!memcmp(sc, sa, sizeof(*sc)))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    checkasm_fail("ssim", tier, func, "%s: l %.17g c %.17g s %.17g ssim %.17g, "
+                  "C %.17g %.17g %.17g %.17g", what, sa->l, sa->c, sa->s, sa->ssim,
+                  sc->l, sc->c, sc->s, sc->ssim);
+}
+
 static void check_load(int t)
 {
     static const int bpcs[] = { 8, 9, 10, 12, 14, 16 };
     const char *tier = checkasm_tiers[t]->name;
-    const size_t src_size = 3 * (MAX_W + 64) * 2 + 64;
-    const size_t dst_size = 3 * (MAX_W + 16) + GUARD;
-    uint8_t *src = checkasm_malloc(src_size);
-    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
+    uint8_t *src = checkasm_malloc(3 * (MAX_W + 64) * 2 + 64);
+    CheckasmOut out;
     int cases = 0, tested = 0;
 
+    checkasm_out_alloc(&out, 3 * (MAX_W + 16) + GUARD, SENTINEL);
     for (int bi = 0; bi < (int)(sizeof(bpcs) / sizeof(bpcs[0])); bi++) {
         const int bpc = bpcs[bi], bytes = bpc > 8 ? 2 : 1;
         const unsigned max = (1u << bpc) - 1;
         FFVmafSsimDSPContext c, a;
 
-        checkasm_init_tier(0);
-        ff_vmaf_ssim_dsp_init(&c, bpc);
-        checkasm_init_tier(t);
-        ff_vmaf_ssim_dsp_init(&a, bpc);
-        if (!checkasm_tier_differs(t, (const void *)c.load, (const void *)a.load))
+        pair_init(&c, &a, t, bpc);
+        if (!OWN(t, c, a, load))
             continue;
         tested = 1;
 
@@ -132,28 +151,17 @@ static void check_load(int t)
                 const int h = 1 + checkasm_rand_int(3);
                 const ptrdiff_t ss = (w + checkasm_rand_int(64)) * bytes;
                 const ptrdiff_t ds = w + checkasm_rand_int(16);
-                uint8_t *s = src + (bytes == 1 ? 1 + checkasm_rand_int(31)
-                                               : 2 * (1 + checkasm_rand_int(15)));
+                uint8_t *s = src + checkasm_misalign(bytes);
 
-                for (int i = 0; i < h * ss / bytes; i++) {
-                    unsigned v = m == 0 ? checkasm_rand() & max : m == 1 ? 0 : m == 2 ? max :
-                                 (i & 1) == (m == 3) ? max : 0;
-                    if (bytes == 1)
-                        s[i] = v;
-                    else
-                        ((uint16_t *)s)[i] = v;
-                }
-                fill_sentinel(dc, dst_size);
-                fill_sentinel(da, dst_size);
-                c.load(dc, ds, s, ss, w, h, bpc);
-                a.load(da, ds, s, ss, w, h, bpc);
-                if (memcmp(dc, da, dst_size * sizeof(float))) {
-                    size_t i = 0;
-                    while (!memcmp(dc + i, da + i, sizeof(float)))
-                        i++;
-                    checkasm_fail("ssim", tier, "load", "bpc %d w %d h %d: d[%zu] = %g, C %g",
-                                  bpc, w, h, i, da[i], dc[i]);
-                }
+                for (int i = 0; i < h * ss / bytes; i++)
+                    checkasm_put_sample(s, i, bytes,
+                                        m == 0 ? checkasm_rand() & max : m == 1 ? 0 :
+                                        m == 2 ? max : (i & 1) == (m == 3) ? max : 0);
+                checkasm_out_reset(&out);
+                c.load(out.c, ds, s, ss, w, h, bpc);
+                a.load(out.a, ds, s, ss, w, h, bpc);
+                checkasm_out_check(&out, "ssim", tier, "load", ds, 0,
+                                   "bpc %d w %d h %d", bpc, w, h);
                 cases++;
             }
         }
@@ -161,98 +169,64 @@ static void check_load(int t)
     if (tested)
         checkasm_report("ssim", tier, "load", cases);
     free(src);
-    free(dc);
-    free(da);
+    checkasm_out_free(&out);
 }
 
-static void check_decimate(int t)
+static void decimate(const FFVmafSsimDSPContext *c, int box, float *dst, ptrdiff_t ds,
+                     const float *src, ptrdiff_t ss, int w, int h, int factor)
 {
-    static const int heights[] = { 1, 2, 5, 10, 19 };
+    if (box)
+        c->box_decimate(dst, ds, src, ss, w, h, factor);
+    else
+        c->ms_ssim_decimate(dst, ds, src, ss, w, h);
+}
+
+/*
+ * box_decimate (box = 1) or ms_ssim_decimate (box = 0, by 2): every
+ * output and the sentinel past them compared.
+ */
+static void check_decimation(int t, int box)
+{
+    static const int box_heights[] = { 1, 2, 3, 4, 5, 8, 13 };
+    static const int ms_heights[]  = { 1, 2, 5, 10, 19 };
+    /* box: the vector factors (2: 480p, 4: 1080p, 8: 4K) most, the
+     * others (C through the pointer) once */
+    static const int factors[] = { 2, 4, 8, 0, 2, 4, 8 };
     const char *tier = checkasm_tiers[t]->name;
-    const int max_h = 19;
-    const size_t src_size = (size_t)max_h * (MAX_W + 16) + 16;
-    const size_t dst_size = (size_t)(max_h / 2 + 1) * (MAX_W / 2 + 1 + 16) + GUARD;
-    float *src = checkasm_malloc(src_size * sizeof(float));
-    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
+    const char *func = box ? "box_decimate" : "ms_ssim_decimate";
+    const int *heights = box ? box_heights : ms_heights;
+    const int nb_heights = box ? (int)(sizeof(box_heights) / sizeof(box_heights[0]))
+                               : (int)(sizeof(ms_heights) / sizeof(ms_heights[0]));
+    const int max_h = heights[nb_heights - 1];
+    float *src = checkasm_malloc(((size_t)max_h * (MAX_W + 16) + 16) * sizeof(float));
     FFVmafSsimDSPContext c, a;
+    CheckasmOut out;
     int widths[128], nb_widths = 0, cases = 0;
 
-    /* checkasm's widths, then some whose vector part (outputs 2 to
-     * (w - 5) / 2) ends 1 to 7 outputs into a strip of 128 */
+    /* checkasm's widths; for ms_ssim_decimate also some whose vector
+     * part (outputs 2 to (w - 5) / 2) ends 1 to 7 outputs into a strip
+     * of 128 */
     for (int wi = 0; checkasm_widths[wi]; wi++)
         widths[nb_widths++] = checkasm_widths[wi];
-    for (int r = 1; r < 8; r++)
-        widths[nb_widths++] = 2 * (128 + r + 1) + 5 + checkasm_rand_int(2);
-    widths[nb_widths++] = 2 * (256 + 4 + 1) + 5;
+    if (!box) {
+        for (int r = 1; r < 8; r++)
+            widths[nb_widths++] = 2 * (128 + r + 1) + 5 + checkasm_rand_int(2);
+        widths[nb_widths++] = 2 * (256 + 4 + 1) + 5;
+    }
     widths[nb_widths] = 0;
+    /* the outputs: as large as the input's (box by 2 or more), or half of it each way */
+    checkasm_out_alloc(&out, box ? (size_t)max_h * (MAX_W + 1 + 16) + GUARD
+                                 : (size_t)(max_h / 2 + 1) * (MAX_W / 2 + 1 + 16) + GUARD,
+                       SENTINEL);
 
-    checkasm_init_tier(0);
-    ff_vmaf_ssim_dsp_init(&c, 8);
-    checkasm_init_tier(t);
-    ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!checkasm_tier_differs(t, (const void *)c.ms_ssim_decimate, (const void *)a.ms_ssim_decimate))
+    pair_init(&c, &a, t, 8);
+    if (box ? !OWN(t, c, a, box_decimate) : !OWN(t, c, a, ms_ssim_decimate))
         goto end;
 
     for (int wi = 0; widths[wi]; wi++) {
         const int w = widths[wi];
-        for (int hi = 0; hi < (int)(sizeof(heights) / sizeof(heights[0])); hi++) {
-            const int h = heights[hi];
-            const int ow = ff_vmaf_ssim_decimated_size(w, 2);
-            const int m = checkasm_rand_int(NB_MODES);
-            const int bpc = depths[checkasm_rand_int(NB_DEPTHS)];
-            const ptrdiff_t ss = w + checkasm_rand_int(16);
-            const ptrdiff_t ds = ow + checkasm_rand_int(16);
-            float *s = src + 1 + checkasm_rand_int(7);
-
-            fill_plane(s, ss, w, h, bpc, modes[m][checkasm_rand_int(2)]);
-            fill_sentinel(dc, dst_size);
-            fill_sentinel(da, dst_size);
-            c.ms_ssim_decimate(dc, ds, s, ss, w, h);
-            a.ms_ssim_decimate(da, ds, s, ss, w, h);
-            if (memcmp(dc, da, dst_size * sizeof(float))) {
-                size_t i = 0;
-                while (!memcmp(dc + i, da + i, sizeof(float)))
-                    i++;
-                checkasm_fail("ssim", tier, "ms_ssim_decimate",
-                              "w %d h %d mode %d: d[%zu] (x %d y %d) = %.9g, C %.9g",
-                              w, h, m, i, (int)(i % ds), (int)(i / ds), da[i], dc[i]);
-            }
-            cases++;
-        }
-    }
-    checkasm_report("ssim", tier, "ms_ssim_decimate", cases);
-end:
-    free(src);
-    free(dc);
-    free(da);
-}
-
-static void check_box(int t)
-{
-    static const int heights[] = { 1, 2, 3, 4, 5, 8, 13 };
-    const char *tier = checkasm_tiers[t]->name;
-    const int max_h = 13;
-    const size_t src_size = (size_t)max_h * (MAX_W + 16) + 16;
-    const size_t dst_size = (size_t)max_h * (MAX_W + 1 + 16) + GUARD;
-    float *src = checkasm_malloc(src_size * sizeof(float));
-    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
-    FFVmafSsimDSPContext c, a;
-    int cases = 0;
-
-    checkasm_init_tier(0);
-    ff_vmaf_ssim_dsp_init(&c, 8);
-    checkasm_init_tier(t);
-    ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!checkasm_tier_differs(t, (const void *)c.box_decimate, (const void *)a.box_decimate))
-        goto end;
-
-    for (int wi = 0; checkasm_widths[wi]; wi++) {
-        const int w = checkasm_widths[wi];
-        for (int hi = 0; hi < (int)(sizeof(heights) / sizeof(heights[0])); hi++) {
-            /* the vector factors (2: 480p, 4: 1080p, 8: 4K) most, the
-             * others (C through the pointer) once */
-            static const int factors[] = { 2, 4, 8, 0, 2, 4, 8 };
-            const int factor = factors[hi] ? factors[hi] : 2 + checkasm_rand_int(9);
+        for (int hi = 0; hi < nb_heights; hi++) {
+            const int factor = !box ? 2 : factors[hi] ? factors[hi] : 2 + checkasm_rand_int(9);
             const int h = heights[hi];
             const int ow = ff_vmaf_ssim_decimated_size(w, factor);
             const int m = checkasm_rand_int(NB_MODES);
@@ -262,26 +236,18 @@ static void check_box(int t)
             float *s = src + 1 + checkasm_rand_int(7);
 
             fill_plane(s, ss, w, h, bpc, modes[m][checkasm_rand_int(2)]);
-            fill_sentinel(dc, dst_size);
-            fill_sentinel(da, dst_size);
-            c.box_decimate(dc, ds, s, ss, w, h, factor);
-            a.box_decimate(da, ds, s, ss, w, h, factor);
-            if (memcmp(dc, da, dst_size * sizeof(float))) {
-                size_t i = 0;
-                while (!memcmp(dc + i, da + i, sizeof(float)))
-                    i++;
-                checkasm_fail("ssim", tier, "box_decimate",
-                              "factor %d w %d h %d mode %d: d[%zu] (x %d y %d) = %.9g, C %.9g",
-                              factor, w, h, m, i, (int)(i % ds), (int)(i / ds), da[i], dc[i]);
-            }
+            checkasm_out_reset(&out);
+            decimate(&c, box, out.c, ds, s, ss, w, h, factor);
+            decimate(&a, box, out.a, ds, s, ss, w, h, factor);
+            checkasm_out_check(&out, "ssim", tier, func, ds, 0,
+                               "factor %d w %d h %d mode %d", factor, w, h, m);
             cases++;
         }
     }
-    checkasm_report("ssim", tier, "box_decimate", cases);
+    checkasm_report("ssim", tier, func, cases);
 end:
     free(src);
-    free(dc);
-    free(da);
+    checkasm_out_free(&out);
 }
 
 /* Row pair y of two planes filled for mode pair m. */
@@ -295,18 +261,16 @@ static void check_window_h(int t)
 {
     const char *tier = checkasm_tiers[t]->name;
     const int max_w = MAX_W + FF_VMAF_SSIM_WINDOW - 1;
-    const size_t dst_size = 5 * (size_t)(ff_vmaf_ssim_map_stride(max_w) + 24) + GUARD;
     float *rows = checkasm_malloc(2 * (max_w + 8) * sizeof(float));
     float *tmp = checkasm_malloc(ff_vmaf_ssim_row_tmp_floats(max_w) * sizeof(float));
-    float *dc = checkasm_malloc(dst_size * sizeof(float)), *da = checkasm_malloc(dst_size * sizeof(float));
     FFVmafSsimDSPContext c, a;
+    CheckasmOut out;
     int cases = 0;
 
-    checkasm_init_tier(0);
-    ff_vmaf_ssim_dsp_init(&c, 8);
-    checkasm_init_tier(t);
-    ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!checkasm_tier_differs(t, (const void *)c.window_h, (const void *)a.window_h))
+    checkasm_out_alloc(&out, 5 * (size_t)(ff_vmaf_ssim_map_stride(max_w) + 24) + GUARD,
+                       SENTINEL);
+    pair_init(&c, &a, t, 8);
+    if (!OWN(t, c, a, window_h))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -319,16 +283,15 @@ static void check_window_h(int t)
             float *rb = ra + w + checkasm_rand_int(8);
 
             fill_rows(ra, rb, w, 1, bpc, m);
-            fill_sentinel(dc, dst_size);
-            fill_sentinel(da, dst_size);
-            c.window_h(dc, stride, ra, rb, w, tmp);
-            a.window_h(da, stride, ra, rb, w, tmp);
+            checkasm_out_reset(&out);
+            c.window_h(out.c, stride, ra, rb, w, tmp);
+            a.window_h(out.a, stride, ra, rb, w, tmp);
+            /* the ow outputs of each map; lanes ow to ms are the map's
+             * to write as it likes, so not compared */
             for (int k = 0; k < 5; k++) {
-                const float *pc = dc + k * stride, *pa = da + k * stride;
-                if (memcmp(pc, pa, ow * sizeof(float))) {
-                    int x = 0;
-                    while (!memcmp(pc + x, pa + x, sizeof(float)))
-                        x++;
+                const float *pc = out.c + k * stride, *pa = out.a + k * stride;
+                const int x = (int)checkasm_first_diff(pc, pa, ow, sizeof(float));
+                if (x < ow) {
                     checkasm_fail("ssim", tier, "window_h", "w %d mode %d map %d: x %d = %.9g, C %.9g",
                                   w, m, k, x, pa[x], pc[x]);
                     break;
@@ -340,8 +303,8 @@ static void check_window_h(int t)
                     break;
                 }
             }
-            if (memcmp(dc + 5 * stride, da + 5 * stride,
-                       (dst_size - 5 * stride) * sizeof(float)))
+            if (memcmp(out.c + 5 * stride, out.a + 5 * stride,
+                       (out.n - 5 * stride) * sizeof(float)))
                 checkasm_fail("ssim", tier, "window_h", "w %d: wrote past the last map", w);
             cases++;
         }
@@ -350,8 +313,7 @@ static void check_window_h(int t)
 end:
     free(rows);
     free(tmp);
-    free(dc);
-    free(da);
+    checkasm_out_free(&out);
 }
 
 /*
@@ -397,11 +359,8 @@ static void check_window_v(int t)
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
-    checkasm_init_tier(0);
-    ff_vmaf_ssim_dsp_init(&c, 8);
-    checkasm_init_tier(t);
-    ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!checkasm_tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
+    pair_init(&c, &a, t, 8);
+    if (!OWN(t, c, a, window_v))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -423,11 +382,7 @@ static void check_window_v(int t)
             sa = sc;
             c.window_v(&sc, rows, ms, ow);
             a.window_v(&sa, rows, ms, ow);
-            if (memcmp(&sc, &sa, sizeof(sc)))
-                checkasm_fail("ssim", tier, "window_v",
-                              "ow %d mode %d: l %.17g c %.17g s %.17g ssim %.17g, "
-                              "C %.17g %.17g %.17g %.17g", ow, m,
-                              sa.l, sa.c, sa.s, sa.ssim, sc.l, sc.c, sc.s, sc.ssim);
+            check_sums_alike(tier, "window_v", &sc, &sa, "ow %d mode %d", ow, m);
             cases++;
         }
     }
@@ -449,12 +404,8 @@ static void check_sums(int t)
     FFVmafSsimDSPContext c, a;
     int cases = 0;
 
-    checkasm_init_tier(0);
-    ff_vmaf_ssim_dsp_init(&c, 8);
-    checkasm_init_tier(t);
-    ff_vmaf_ssim_dsp_init(&a, 8);
-    if (!checkasm_tier_differs(t, (const void *)c.window_h, (const void *)a.window_h) &&
-        !checkasm_tier_differs(t, (const void *)c.window_v, (const void *)a.window_v))
+    pair_init(&c, &a, t, 8);
+    if (!OWN(t, c, a, window_h) && !OWN(t, c, a, window_v))
         goto end;
 
     for (int wi = 0; checkasm_widths[wi]; wi++) {
@@ -470,11 +421,7 @@ static void check_sums(int t)
             fill_plane(d, ds, w, h, bpc, modes[m][1]);
             ff_vmaf_ssim_sums_dsp(&c, &sc, r, rs, d, ds, w, h, tmp);
             ff_vmaf_ssim_sums_dsp(&a, &sa, r, rs, d, ds, w, h, tmp);
-            if (memcmp(&sc, &sa, sizeof(sc)))
-                checkasm_fail("ssim", tier, "sums (driver)",
-                              "w %d h %d mode %d: l %.17g c %.17g s %.17g ssim %.17g, "
-                              "C %.17g %.17g %.17g %.17g", w, h, m,
-                              sa.l, sa.c, sa.s, sa.ssim, sc.l, sc.c, sc.s, sc.ssim);
+            check_sums_alike(tier, "sums (driver)", &sc, &sa, "w %d h %d mode %d", w, h, m);
             cases++;
         }
     }
@@ -492,6 +439,21 @@ end:
 
 static void bench(void)
 {
+    /* the lines of the table, in the order of ns[t][] */
+    static const struct {
+        const char *func, *what;
+    } lines[] = {
+        { "load",             "8-bit 1080p"  },
+        { "load",             "10-bit 1080p" },
+        { "ms_ssim_decimate", "1080p"        },
+        { "box_decimate",     "1080p by 2"   },
+        { "box_decimate",     "1080p by 4"   },
+        { "box_decimate",     "1080p by 8"   },
+        { "window_h",         "1920 row"     },
+        { "window_v",         "1910 row"     },
+        { "sums (driver)",    "1080p"        },
+        { "sums (driver)",    "480x270"      },
+    };
     const int sw = 480, sh = 270;  /* float_ssim's size at 1080p */
     uint8_t *pix = checkasm_malloc((size_t)BW * BH * 2);
     float *ref = checkasm_malloc((size_t)BW * BH * sizeof(float));
@@ -522,28 +484,19 @@ static void bench(void)
         CHECKASM_TIME(ns[t][0], c->load(out, BW, pix, BW, BW, BH, 8));
         CHECKASM_TIME(ns[t][1], c->load(out, BW, pix, 2 * BW, BW, BH, 10));
         CHECKASM_TIME(ns[t][2], c->ms_ssim_decimate(out, BW / 2, ref, BW, BW, BH));
-        CHECKASM_TIME(ns[t][3], c->box_decimate(out, sw, ref, BW, BW, BH, 4));
-        CHECKASM_TIME(ns[t][8], c->box_decimate(out, BW / 2, ref, BW, BW, BH, 2));
-        CHECKASM_TIME(ns[t][9], c->box_decimate(out, BW / 8, ref, BW, BW, BH, 8));
-        CHECKASM_TIME(ns[t][4], c->window_h(ring, ms, ref, dis, BW, tmp));
-        CHECKASM_TIME(ns[t][5], c->window_v(&sums, rows, ms, BW - FF_VMAF_SSIM_WINDOW + 1));
-        CHECKASM_TIME(ns[t][6], ff_vmaf_ssim_sums_dsp(c, &sums, ref, BW, dis, BW, BW, BH, tmp));
-        CHECKASM_TIME(ns[t][7], ff_vmaf_ssim_sums_dsp(c, &sums, ref, sw, dis, sw, sw, sh, tmp));
+        CHECKASM_TIME(ns[t][3], c->box_decimate(out, BW / 2, ref, BW, BW, BH, 2));
+        CHECKASM_TIME(ns[t][4], c->box_decimate(out, sw, ref, BW, BW, BH, 4));
+        CHECKASM_TIME(ns[t][5], c->box_decimate(out, BW / 8, ref, BW, BW, BH, 8));
+        CHECKASM_TIME(ns[t][6], c->window_h(ring, ms, ref, dis, BW, tmp));
+        CHECKASM_TIME(ns[t][7], c->window_v(&sums, rows, ms, BW - FF_VMAF_SSIM_WINDOW + 1));
+        CHECKASM_TIME(ns[t][8], ff_vmaf_ssim_sums_dsp(c, &sums, ref, BW, dis, BW, BW, BH, tmp));
+        CHECKASM_TIME(ns[t][9], ff_vmaf_ssim_sums_dsp(c, &sums, ref, sw, dis, sw, sw, sh, tmp));
         sink += sums.ssim;
     }
-    for (int t = 1; t < checkasm_nb_tiers; t++) {
-        const char *tn = checkasm_tiers[t]->name;
-        checkasm_bench_report("ssim", "load", "8-bit 1080p", tn, ns[t][0], ns[0][0]);
-        checkasm_bench_report("ssim", "load", "10-bit 1080p", tn, ns[t][1], ns[0][1]);
-        checkasm_bench_report("ssim", "ms_ssim_decimate", "1080p", tn, ns[t][2], ns[0][2]);
-        checkasm_bench_report("ssim", "box_decimate", "1080p by 2", tn, ns[t][8], ns[0][8]);
-        checkasm_bench_report("ssim", "box_decimate", "1080p by 4", tn, ns[t][3], ns[0][3]);
-        checkasm_bench_report("ssim", "box_decimate", "1080p by 8", tn, ns[t][9], ns[0][9]);
-        checkasm_bench_report("ssim", "window_h", "1920 row", tn, ns[t][4], ns[0][4]);
-        checkasm_bench_report("ssim", "window_v", "1910 row", tn, ns[t][5], ns[0][5]);
-        checkasm_bench_report("ssim", "sums (driver)", "1080p", tn, ns[t][6], ns[0][6]);
-        checkasm_bench_report("ssim", "sums (driver)", "480x270", tn, ns[t][7], ns[0][7]);
-    }
+    for (int t = 1; t < checkasm_nb_tiers; t++)
+        for (int k = 0; k < (int)(sizeof(lines) / sizeof(lines[0])); k++)
+            checkasm_bench_report("ssim", lines[k].func, lines[k].what,
+                                  checkasm_tiers[t]->name, ns[t][k], ns[0][k]);
     free(pix);
     free(ref);
     free(dis);
@@ -556,8 +509,8 @@ void checkasm_check_ssim(void)
 {
     for (int t = 1; t < checkasm_nb_tiers; t++) {
         check_load(t);
-        check_box(t);
-        check_decimate(t);
+        check_decimation(t, 1);
+        check_decimation(t, 0);
         check_window_h(t);
         check_window_v(t);
         check_sums(t);

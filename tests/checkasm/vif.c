@@ -57,30 +57,37 @@ static int sample(int pat, int is_dis, int i, int j, int ref_val, int max)
 static void fill_pair(uint8_t *ref, ptrdiff_t rs, uint8_t *dis, ptrdiff_t ds,
                       int w, int h, int bpc, int pat)
 {
-    const int max = (1 << bpc) - 1;
+    const int max = (1 << bpc) - 1, bps = bpc == 8 ? 1 : 2;
     for (int i = 0; i < h; i++) {
         for (int j = 0; j < w; j++) {
-            if (bpc == 8) {
-                ref[i * rs + j] = sample(pat, 0, i, j, 0, max);
-                dis[i * ds + j] = sample(pat, 1, i, j, ref[i * rs + j], max);
-            } else {
-                uint16_t *r = (uint16_t *)(ref + i * rs), *d = (uint16_t *)(dis + i * ds);
-                r[j] = sample(pat, 0, i, j, 0, max);
-                d[j] = sample(pat, 1, i, j, r[j], max);
-            }
+            const int r = sample(pat, 0, i, j, 0, max);
+            checkasm_put_sample(ref + i * rs, j, bps, r);
+            checkasm_put_sample(dis + i * ds, j, bps, sample(pat, 1, i, j, r, max));
         }
     }
 }
 
-/* A random stride of at least w samples and a misaligned start. */
+/* A random stride of at least w samples. */
 static ptrdiff_t pick_stride(int w, int bps)
 {
     return (ptrdiff_t)(w + checkasm_rand_int(40)) * bps;
 }
 
-static int pick_offset(int bps)
+/*
+ * A buffer of just the size of a w x h plane at stride, off bytes in: so a
+ * read past the plane shows under a memory checker.
+ */
+static uint8_t *plane_alloc(ptrdiff_t stride, int off, int w, int h, int bps)
 {
-    return bps == 1 ? 1 + checkasm_rand_int(31) : 2 * (1 + checkasm_rand_int(15));
+    return checkasm_malloc(off + (h - 1) * stride + (size_t)w * bps);
+}
+
+static void *tmp_alloc(int w)
+{
+    void *tmp = av_malloc(FF_VMAF_VIF_TMP_SIZE(w));
+    if (!tmp)
+        abort();
+    return tmp;
 }
 
 static const int depths[] = { 8, 9, 10, 12, 14, 15, 16 };
@@ -90,134 +97,127 @@ static const int heights[] = { 1, 2, 3, 5, 9, 18, 23 };
 
 static uint16_t *log2_tab;
 
-static void check_statistic(void)
+enum { STATISTIC, DECIMATE };
+static const char *const func_names[] = { "statistic", "decimate" };
+
+/* Whether t has its own version of func: one that is C's is not tested. */
+static int own_version(const FFVmafVifDSPContext *c, const FFVmafVifDSPContext *t, int func)
 {
-    FFVmafVifDSPContext c, t;
-    const double egls[] = { 100.0, 1.0, 3.7 };
-
-    checkasm_init_tier(0);
-    ff_vmaf_vif_dsp_init(&c);
-
-    for (int tier = 1; tier < checkasm_nb_tiers; tier++) {
-        const char *tn = checkasm_tiers[tier]->name;
-        int cases = 0;
-
-        checkasm_init_tier(tier);
-        ff_vmaf_vif_dsp_init(&t);
-        if (t.statistic == c.statistic)
-            continue;
-
-        for (int d = 0; d < NB_DEPTHS; d++) {
-            const int bpc = depths[d], bps = bpc == 8 ? 1 : 2;
-            for (int scale = 0; scale < FF_VMAF_VIF_SCALES; scale++) {
-                for (int wi = 0; checkasm_widths[wi]; wi++) {
-                    const int w = checkasm_widths[wi];
-                    /* Large widths with a few heights only. */
-                    const int nh = w > 256 ? 3 : NB_HEIGHTS;
-                    for (int hi = 0; hi < nh; hi++) {
-                        const int h = w > 256 ? heights[2 * hi + 1] : heights[hi];
-                        const int pat = (wi + hi + scale + d) % NB_PAT;
-                        const ptrdiff_t rs = pick_stride(w, bps), ds = pick_stride(w, bps);
-                        const int ro = pick_offset(bps), dof = pick_offset(bps);
-                        const size_t rsize = ro + (h - 1) * rs + (size_t)w * bps;
-                        const size_t dsize = dof + (h - 1) * ds + (size_t)w * bps;
-                        uint8_t *rbuf = malloc(rsize), *dbuf = malloc(dsize);
-                        void *tmp_c = av_malloc(FF_VMAF_VIF_TMP_SIZE(w));
-                        void *tmp_t = av_malloc(FF_VMAF_VIF_TMP_SIZE(w));
-                        const double egl = egls[(wi + hi) % 3];
-                        FFVmafVifAccum ac, at;
-
-                        if (!rbuf || !dbuf || !tmp_c || !tmp_t)
-                            abort();
-                        fill_pair(rbuf + ro, rs, dbuf + dof, ds, w, h, bpc, pat);
-                        c.statistic(&ac, rbuf + ro, rs, dbuf + dof, ds, w, h, bpc,
-                                    scale, egl, log2_tab, tmp_c);
-                        t.statistic(&at, rbuf + ro, rs, dbuf + dof, ds, w, h, bpc,
-                                    scale, egl, log2_tab, tmp_t);
-                        if (memcmp(&ac, &at, sizeof(ac)))
-                            checkasm_fail("vif", tn, "statistic",
-                                          "bpc %d scale %d %dx%d pattern %d egl %g: "
-                                          "C %lld %lld %lld %lld, %s %lld %lld %lld %lld",
-                                          bpc, scale, w, h, pat, egl,
-                                          (long long)ac.num_log, (long long)ac.den_log,
-                                          (long long)ac.num_nonlog, (long long)ac.den_nonlog,
-                                          tn, (long long)at.num_log, (long long)at.den_log,
-                                          (long long)at.num_nonlog, (long long)at.den_nonlog);
-                        cases++;
-                        free(rbuf);
-                        free(dbuf);
-                        av_free(tmp_c);
-                        av_free(tmp_t);
-                    }
-                }
-            }
-        }
-        checkasm_report("vif", tn, "statistic", cases);
-    }
+    return func == DECIMATE ? t->decimate != c->decimate : t->statistic != c->statistic;
 }
 
-static void check_decimate(void)
+/* One case of a function: planes of w x h samples of depth bpc. */
+typedef struct Case {
+    const char *tier;
+    int bpc, bps, scale, w, h, pat;
+    double egl;
+} Case;
+
+static void statistic_case(const FFVmafVifDSPContext *c, const FFVmafVifDSPContext *t,
+                           const Case *k)
 {
+    const int w = k->w, h = k->h, bps = k->bps;
+    const ptrdiff_t rs = pick_stride(w, bps), ds = pick_stride(w, bps);
+    const int ro = checkasm_misalign(bps), dof = checkasm_misalign(bps);
+    uint8_t *rbuf = plane_alloc(rs, ro, w, h, bps), *dbuf = plane_alloc(ds, dof, w, h, bps);
+    void *tmp_c = tmp_alloc(w), *tmp_t = tmp_alloc(w);
+    FFVmafVifAccum ac, at;
+
+    fill_pair(rbuf + ro, rs, dbuf + dof, ds, w, h, k->bpc, k->pat);
+    c->statistic(&ac, rbuf + ro, rs, dbuf + dof, ds, w, h, k->bpc,
+                 k->scale, k->egl, log2_tab, tmp_c);
+    t->statistic(&at, rbuf + ro, rs, dbuf + dof, ds, w, h, k->bpc,
+                 k->scale, k->egl, log2_tab, tmp_t);
+    if (memcmp(&ac, &at, sizeof(ac)))
+        checkasm_fail("vif", k->tier, "statistic",
+                      "bpc %d scale %d %dx%d pattern %d egl %g: "
+                      "C %lld %lld %lld %lld, %s %lld %lld %lld %lld",
+                      k->bpc, k->scale, w, h, k->pat, k->egl,
+                      (long long)ac.num_log, (long long)ac.den_log,
+                      (long long)ac.num_nonlog, (long long)ac.den_nonlog,
+                      k->tier, (long long)at.num_log, (long long)at.den_log,
+                      (long long)at.num_nonlog, (long long)at.den_nonlog);
+    free(rbuf);
+    free(dbuf);
+    av_free(tmp_c);
+    av_free(tmp_t);
+}
+
+static void decimate_case(const FFVmafVifDSPContext *c, const FFVmafVifDSPContext *t,
+                          const Case *k)
+{
+    const int w = k->w, h = k->h, bps = k->bps;
+    const ptrdiff_t ss = pick_stride(w, bps);
+    const int so = checkasm_misalign(bps);
+    /* dst: a stride of w/2 + extra samples; all of it compared, so writes
+     * outside the (w/2) x (h/2) picture count too */
+    const ptrdiff_t dstride = (w / 2 + checkasm_rand_int(9)) * 2;
+    const size_t dsize = dstride * (h / 2) + 64;
+    /* the fill makes a pair: dis is only its by-product here */
+    uint8_t *sbuf = plane_alloc(ss, so, w, h, bps), *dummy = plane_alloc(ss, so, w, h, bps);
+    uint8_t *dc = checkasm_malloc(dsize), *dt = checkasm_malloc(dsize);
+    void *tmp_c = tmp_alloc(w), *tmp_t = tmp_alloc(w);
+
+    fill_pair(sbuf + so, ss, dummy + so, ss, w, h, k->bpc, k->pat);
+    memset(dc, 0xa5, dsize);
+    memset(dt, 0xa5, dsize);
+    c->decimate((uint16_t *)dc, dstride, sbuf + so, ss, w, h, k->bpc, k->scale, tmp_c);
+    t->decimate((uint16_t *)dt, dstride, sbuf + so, ss, w, h, k->bpc, k->scale, tmp_t);
+    if (memcmp(dc, dt, dsize))
+        checkasm_fail("vif", k->tier, "decimate", "bpc %d scale %d %dx%d pattern %d",
+                      k->bpc, k->scale, w, h, k->pat);
+    free(sbuf);
+    free(dummy);
+    free(dc);
+    free(dt);
+    av_free(tmp_c);
+    av_free(tmp_t);
+}
+
+/*
+ * func on every tier that has its own: every depth, scale (decimate's
+ * from 1: it makes the levels of the scales after 0), width, and a few
+ * heights, the patterns in turn.
+ */
+static void check_func(int func)
+{
+    static const double egls[] = { 100.0, 1.0, 3.7 };
     FFVmafVifDSPContext c, t;
 
     checkasm_init_tier(0);
     ff_vmaf_vif_dsp_init(&c);
 
     for (int tier = 1; tier < checkasm_nb_tiers; tier++) {
-        const char *tn = checkasm_tiers[tier]->name;
+        Case k = { .tier = checkasm_tiers[tier]->name };
         int cases = 0;
 
         checkasm_init_tier(tier);
         ff_vmaf_vif_dsp_init(&t);
-        if (t.decimate == c.decimate)
+        if (!own_version(&c, &t, func))
             continue;
 
         for (int d = 0; d < NB_DEPTHS; d++) {
-            const int bpc = depths[d], bps = bpc == 8 ? 1 : 2;
-            for (int scale = 1; scale < FF_VMAF_VIF_SCALES; scale++) {
+            k.bpc = depths[d];
+            k.bps = k.bpc == 8 ? 1 : 2;
+            for (k.scale = func == DECIMATE; k.scale < FF_VMAF_VIF_SCALES; k.scale++) {
                 for (int wi = 0; checkasm_widths[wi]; wi++) {
-                    const int w = checkasm_widths[wi];
-                    const int nh = w > 256 ? 3 : NB_HEIGHTS;
+                    /* Large widths with a few heights only. */
+                    const int nh = checkasm_widths[wi] > 256 ? 3 : NB_HEIGHTS;
+                    k.w = checkasm_widths[wi];
                     for (int hi = 0; hi < nh; hi++) {
-                        const int h = w > 256 ? heights[2 * hi + 1] : heights[hi];
-                        const int pat = (wi + hi + scale + d) % NB_PAT;
-                        const ptrdiff_t ss = pick_stride(w, bps);
-                        const int so = pick_offset(bps);
-                        const size_t ssize = so + (h - 1) * ss + (size_t)w * bps;
-                        /* dst: a stride of w/2 + extra samples; all of it compared,
-                         * so writes outside the (w/2) x (h/2) picture count too. */
-                        const ptrdiff_t dstride = (w / 2 + checkasm_rand_int(9)) * 2;
-                        const size_t dsize = dstride * (h / 2) + 64;
-                        uint8_t *sbuf = malloc(ssize), *dummy = malloc(ssize);
-                        uint8_t *dc = malloc(dsize), *dt = malloc(dsize);
-                        void *tmp_c = av_malloc(FF_VMAF_VIF_TMP_SIZE(w));
-                        void *tmp_t = av_malloc(FF_VMAF_VIF_TMP_SIZE(w));
-
-                        if (!sbuf || !dummy || !dc || !dt || !tmp_c || !tmp_t)
-                            abort();
-                        fill_pair(sbuf + so, ss, dummy + so, ss, w, h, bpc, pat);
-                        memset(dc, 0xa5, dsize);
-                        memset(dt, 0xa5, dsize);
-                        c.decimate((uint16_t *)dc, dstride, sbuf + so, ss, w, h, bpc,
-                                   scale, tmp_c);
-                        t.decimate((uint16_t *)dt, dstride, sbuf + so, ss, w, h, bpc,
-                                   scale, tmp_t);
-                        if (memcmp(dc, dt, dsize))
-                            checkasm_fail("vif", tn, "decimate",
-                                          "bpc %d scale %d %dx%d pattern %d",
-                                          bpc, scale, w, h, pat);
+                        k.h   = k.w > 256 ? heights[2 * hi + 1] : heights[hi];
+                        k.pat = (wi + hi + k.scale + d) % NB_PAT;
+                        k.egl = egls[(wi + hi) % 3];
+                        if (func == DECIMATE)
+                            decimate_case(&c, &t, &k);
+                        else
+                            statistic_case(&c, &t, &k);
                         cases++;
-                        free(sbuf);
-                        free(dummy);
-                        free(dc);
-                        free(dt);
-                        av_free(tmp_c);
-                        av_free(tmp_t);
                     }
                 }
             }
         }
-        checkasm_report("vif", tn, "decimate", cases);
+        checkasm_report("vif", k.tier, func_names[func], cases);
     }
 }
 
@@ -260,13 +260,8 @@ static void bench(void)
                          ((max + 1) / 256)) & max;
                 int d = r + ((int)(checkasm_rand() % 9) - 4) * ((max + 1) / 256);
                 d = d < 0 ? 0 : d > max ? max : d;
-                if (bps == 1) {
-                    ref[i * stride + j] = r;
-                    dis[i * stride + j] = d;
-                } else {
-                    ((uint16_t *)(ref + i * stride))[j] = r;
-                    ((uint16_t *)(dis + i * stride))[j] = d;
-                }
+                checkasm_put_sample(ref + i * stride, j, bps, r);
+                checkasm_put_sample(dis + i * stride, j, bps, d);
             }
         for (int tier = 0; tier < checkasm_nb_tiers; tier++) {
             FFVmafVifAccum acc;
@@ -274,8 +269,7 @@ static void bench(void)
 
             checkasm_init_tier(tier);
             ff_vmaf_vif_dsp_init(&t);
-            if (tier && (cases[n].decimate ? t.decimate == c.decimate
-                                           : t.statistic == c.statistic))
+            if (tier && !own_version(&c, &t, cases[n].decimate ? DECIMATE : STATISTIC))
                 continue;
             if (cases[n].decimate)
                 CHECKASM_TIME(ns, t.decimate(dst, w, ref, stride, w, h, bpc,
@@ -303,8 +297,8 @@ void checkasm_check_vif(void)
     ff_vmaf_vif_log2_init(log2_tab);
     log2_tab[FF_VMAF_VIF_LOG2_SIZE] = log2_tab[FF_VMAF_VIF_LOG2_SIZE + 1] = 0;
 
-    check_statistic();
-    check_decimate();
+    check_func(STATISTIC);
+    check_func(DECIMATE);
     if (checkasm_bench)
         bench();
     av_freep(&log2_tab);
