@@ -169,6 +169,7 @@ void ff_vmaf_speed_diff_to_float_8_avx2(float *dst, const uint8_t *a,
                                         const uint8_t *b, int w, int bpc);
 void ff_vmaf_speed_diff_to_float_16_avx2(float *dst, const uint8_t *a,
                                          const uint8_t *b, int w, int bpc);
+/* The float features' vertical filter over the rows in (x86/float_avx2.c). */
 void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
                                const float *g, int n, int w);
 void ff_vmaf_speed_cov_chunk_avx2(double acc[FF_VMAF_SPEED_B2][FF_VMAF_SPEED_B2],

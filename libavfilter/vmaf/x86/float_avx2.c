@@ -38,6 +38,7 @@
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 
+#include "../speed_dsp.h"
 #include "float_simd.h"
 #include "simd.h"
 
@@ -159,6 +160,13 @@ void ff_vmaf_float_vfilter_avx2(float *dst, const float *src, ptrdiff_t stride,
     for (int k = 0; k < n; k++)
         rows[k] = src + ff_vmaf_float_r101(i - n / 2 + k, h) * stride;
     filter_taps(dst, rows, NULL, g, n, 1, 0, w);
+}
+
+/* SpEED's vertical blur (speed_dsp.h) is this filter over the rows it gives. */
+void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
+                               const float *g, int n, int w)
+{
+    filter_taps(row, in, NULL, g, n, 1, 0, w);
 }
 
 void ff_vmaf_float_vfilter_stats_avx2(float *const dst[5], const float *x,

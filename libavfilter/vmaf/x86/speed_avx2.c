@@ -99,43 +99,6 @@ void ff_vmaf_speed_diff_to_float_16_avx2(float *dst, const uint8_t *a,
                  ((float)b16[j] * scale - 128.0f);
 }
 
-void ff_vmaf_speed_blur_v_avx2(float *row, const float *const *in,
-                               const float *g, int n, int w)
-{
-    int j = 0;
-
-    /* 32 columns per pass: four independent sums per tap hide the add
-     * latency; each column's sum still runs over k in order. */
-    for (; j + 32 <= w; j += 32) {
-        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (int k = 0; k < n; k++) {
-            const float *s = in[k] + j;
-            const __m256 gk = _mm256_set1_ps(g[k]);
-            a0 = _mm256_add_ps(a0, _mm256_mul_ps(gk, _mm256_loadu_ps(s)));
-            a1 = _mm256_add_ps(a1, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 8)));
-            a2 = _mm256_add_ps(a2, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 16)));
-            a3 = _mm256_add_ps(a3, _mm256_mul_ps(gk, _mm256_loadu_ps(s + 24)));
-        }
-        _mm256_storeu_ps(row + j,      a0);
-        _mm256_storeu_ps(row + j + 8,  a1);
-        _mm256_storeu_ps(row + j + 16, a2);
-        _mm256_storeu_ps(row + j + 24, a3);
-    }
-    for (; j + 8 <= w; j += 8) {
-        __m256 a0 = _mm256_setzero_ps();
-        for (int k = 0; k < n; k++)
-            a0 = _mm256_add_ps(a0, _mm256_mul_ps(_mm256_set1_ps(g[k]),
-                                                 _mm256_loadu_ps(in[k] + j)));
-        _mm256_storeu_ps(row + j, a0);
-    }
-    for (; j < w; j++) {
-        float acc = 0.0f;
-        for (int k = 0; k < n; k++)
-            acc += g[k] * in[k][j];
-        row[j] = acc;
-    }
-}
-
 #define B2   FF_VMAF_SPEED_B2
 #define B2P  28             /* B2 rounded up to whole vectors of 4 */
 #define SUBN 32             /* pixels per transposed block */
