@@ -160,12 +160,43 @@ static av_always_inline void vert_8(uint32_t *mu1v, uint32_t *mu2v,
                 MMSI(and)(a2, lo16), MMSI(and)(b2, lo16)), fk));           \
     } while (0)
 
+/*
+ * The rounding of vert_15's and vert_16's outputs at depth bpc: the means
+ * by bpc bits, the split second moments by ks = 2 (bpc - 8) <= 16.
+ */
+typedef struct VertRound {
+    VEC rmu, rks;               ///< 2^(bpc - 1), 2^(ks - 1) (0 for ks 0)
+    __m128i bpc, ks, ks16;      ///< shift counts: bpc, ks, 16 - ks
+} VertRound;
+
+static av_always_inline VertRound vert_round(int bpc)
+{
+    const int ks = 2 * (bpc - 8);
+    const VertRound r = {
+        MM(set1_epi32)(1 << (bpc - 1)), MM(set1_epi32)(ks ? 1 << (ks - 1) : 0),
+        _mm_cvtsi32_si128(bpc), _mm_cvtsi32_si128(ks), _mm_cvtsi32_si128(16 - ks),
+    };
+    return r;
+}
+
+/** (mu + 2^(bpc - 1)) >> bpc. */
+static av_always_inline VEC round_mean(VEC mu, const VertRound *r)
+{
+    return MM(srl_epi32)(MM(add_epi32)(mu, r->rmu), r->bpc);
+}
+
 /** (H·2^16 + L + rnd) >> s for 0 <= s <= 16, modulo 2^32. */
 static av_always_inline VEC split_round(VEC h, VEC l, VEC rnd,
                                         __m128i s, __m128i s16)
 {
     return MM(add_epi32)(MM(sll_epi32)(h, s16),
                          MM(srl_epi32)(MM(add_epi32)(l, rnd), s));
+}
+
+/** A second moment of vert_15 or vert_16, rounded by ks. */
+static av_always_inline VEC round_moment(VEC h, VEC l, const VertRound *r)
+{
+    return split_round(h, l, r->rks, r->ks, r->ks16);
 }
 
 /** h += f·(s >> 16), l += f·(s & 0xffff): a pair sum s split in halves. */
@@ -187,14 +218,9 @@ static av_always_inline void vert_15(uint32_t *mu1v, uint32_t *mu2v,
                                      int bpc)
 {
     const int half = fw / 2;
-    const int ks   = 2 * (bpc - 8);
     const VEC fc   = MM(set1_epi32)(f[half]);
     const VEC lo16 = MM(set1_epi32)(0xffff);
-    const VEC rmu  = MM(set1_epi32)(1 << (bpc - 1));
-    const VEC rs   = MM(set1_epi32)(ks ? 1 << (ks - 1) : 0);
-    const __m128i sbpc = _mm_cvtsi32_si128(bpc);
-    const __m128i sks  = _mm_cvtsi32_si128(ks);
-    const __m128i sks16 = _mm_cvtsi32_si128(16 - ks);
+    const VertRound r = vert_round(bpc);
 
     for (int j0 = 0; j0 < w; j0 += LANES) {
         const int j = FFMIN(j0, w - LANES);
@@ -222,15 +248,15 @@ static av_always_inline void vert_15(uint32_t *mu1v, uint32_t *mu2v,
             SPLIT_ACC1(yyh, yyl, MM(madd_epi16)(ty, ty), fk);
             SPLIT_ACC1(xyh, xyl, MM(madd_epi16)(tx, ty), fk);
         }
-        STU(mu1v + j, MM(srl_epi32)(MM(add_epi32)(mu1, rmu), sbpc));
-        STU(mu2v + j, MM(srl_epi32)(MM(add_epi32)(mu2, rmu), sbpc));
-        STU(xxv + j, split_round(xxh, xxl, rs, sks, sks16));
-        STU(yyv + j, split_round(yyh, yyl, rs, sks, sks16));
-        STU(xyv + j, split_round(xyh, xyl, rs, sks, sks16));
+        STU(mu1v + j, round_mean(mu1, &r));
+        STU(mu2v + j, round_mean(mu2, &r));
+        STU(xxv + j, round_moment(xxh, xxl, &r));
+        STU(yyv + j, round_moment(yyh, yyl, &r));
+        STU(xyv + j, round_moment(xyh, xyl, &r));
     }
 }
 
-/* As vert_stats_16, for uint16_t rows of depth bpc (9..16). */
+/* As vert_stats_16, for uint16_t rows of depth bpc: 16 (vert_15 takes 9..15). */
 static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
                                      uint32_t *xxv, uint32_t *yyv, uint32_t *xyv,
                                      const uint16_t *const *rr,
@@ -239,19 +265,10 @@ static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
                                      int bpc)
 {
     const int half = fw / 2;
-    const int ks   = 2 * (bpc - 8);
     const VEC fc   = MM(set1_epi32)(f[half]);
     const VEC lo16 = MM(set1_epi32)(0xffff);
-    const VEC rmu  = MM(set1_epi32)(1 << (bpc - 1));
-    const VEC rs   = MM(set1_epi32)(ks ? 1 << (ks - 1) : 0);
-    const __m128i sbpc = _mm_cvtsi32_si128(bpc);
-    const __m128i sks  = _mm_cvtsi32_si128(ks);
-    const __m128i sks16 = _mm_cvtsi32_si128(16 - ks);
+    const VertRound r = vert_round(bpc);
 
-    if (bpc <= 15) {
-        vert_15(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
-        return;
-    }
     for (int j0 = 0; j0 < w; j0 += LANES) {
         const int j = FFMIN(j0, w - LANES);
         VEC x = LD16(rr[half] + j), y = LD16(dr[half] + j);
@@ -282,11 +299,11 @@ static av_always_inline void vert_16(uint32_t *mu1v, uint32_t *mu2v,
             SPLIT_ACC(yyh, yyl, ya2, yb2, fk);
             SPLIT_ACC(xyh, xyl, pa, pb, fk);
         }
-        STU(mu1v + j, MM(srl_epi32)(MM(add_epi32)(mu1, rmu), sbpc));
-        STU(mu2v + j, MM(srl_epi32)(MM(add_epi32)(mu2, rmu), sbpc));
-        STU(xxv + j, split_round(xxh, xxl, rs, sks, sks16));
-        STU(yyv + j, split_round(yyh, yyl, rs, sks, sks16));
-        STU(xyv + j, split_round(xyh, xyl, rs, sks, sks16));
+        STU(mu1v + j, round_mean(mu1, &r));
+        STU(mu2v + j, round_mean(mu2, &r));
+        STU(xxv + j, round_moment(xxh, xxl, &r));
+        STU(yyv + j, round_moment(yyh, yyl, &r));
+        STU(xyv + j, round_moment(xyh, xyl, &r));
     }
 }
 
@@ -551,7 +568,10 @@ static av_always_inline void statistic_tmpl(FFVmafVifAccum *acc,
                 rr[k] = (const uint16_t *)(ref + y * ref_stride);
                 dr[k] = (const uint16_t *)(dis + y * dis_stride);
             }
-            vert_16(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
+            if (bpc <= 15)
+                vert_15(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
+            else
+                vert_16(mu1v, mu2v, xxv, yyv, xyv, rr, dr, f, fw, w, bpc);
         }
         FF_VMAF_VIF_PAD_ROW(mu1v, w, half);
         FF_VMAF_VIF_PAD_ROW(mu2v, w, half);
