@@ -112,7 +112,7 @@ static void raw_layout(FFVmafGpu *g, int w)
 {
     const FFVmafGeometry *geo = &g->geo;
     int interleaved = geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR;
-    int cw = -((-geo->width) >> geo->ss_x), ch = -((-geo->height) >> geo->ss_y);
+    int cw = g->stored_w[1], ch = g->stored_h[1];
 
     g->src_planes[w] = g->nb_planes == 1 ? 1 : interleaved ? 2 : 3;
     g->raw_size[w]   = 0;
@@ -148,8 +148,8 @@ int ff_vmaf_gpu_alloc(FFVmafGpu **pg, int device, void *cu_ctx, void *cu_stream,
     for (int p = 0; p < 3; p++) {
         g->w[p] = p ? geo->width  >> geo->ss_x : geo->width;
         g->h[p] = p ? geo->height >> geo->ss_y : geo->height;
-        g->stored_w[p] = p ? -((-geo->width)  >> geo->ss_x) : geo->width;
-        g->stored_h[p] = p ? -((-geo->height) >> geo->ss_y) : geo->height;
+        g->stored_w[p] = p ? AV_CEIL_RSHIFT(geo->width,  geo->ss_x) : geo->width;
+        g->stored_h[p] = p ? AV_CEIL_RSHIFT(geo->height, geo->ss_y) : geo->height;
         g->plane_size[p] = p < nb_planes ? (size_t)g->stored_w[p] * g->stored_h[p] * g->bytes : 0;
         g->frame_size += g->plane_size[p];
     }

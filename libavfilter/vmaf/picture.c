@@ -23,6 +23,7 @@
  * the device (hip/unpack.hip); this is its reference.
  */
 
+#include "libavutil/common.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/macros.h"
 
@@ -38,8 +39,8 @@ static size_t plane_bytes(int w, int h, int bytes)
 static void chroma_size(const FFVmafGeometry *geo, int *cw, int *ch)
 {
     /* Rounded up, as FFmpeg allocates: ciede reads past libvmaf's size. */
-    *cw = -((-geo->width)  >> geo->ss_x);
-    *ch = -((-geo->height) >> geo->ss_y);
+    *cw = AV_CEIL_RSHIFT(geo->width,  geo->ss_x);
+    *ch = AV_CEIL_RSHIFT(geo->height, geo->ss_y);
 }
 
 size_t ff_vmaf_picture_unpack_size(const FFVmafGeometry *geo)
