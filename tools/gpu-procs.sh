@@ -16,10 +16,15 @@
 #      (-stream_loop, default 4: 3,000 frames), where the driver's start
 #      weighs less;
 #   4. one process alone, as long, for its time and CPU time a pair;
+#   5. where nvidia-cuda-mps-control is found, 1 and 3 again with the
+#      processes as clients of an MPS server started for the run (its pipe
+#      and log in the run's folder; stopped at the end): one GPU context
+#      for all of them instead of one each, which the GPU time-slices;
 # per variant, the CPU time the processes took (user and system, of all
 # rounds), the processes' own accounts (-v verbose): the GPU's start,
 # and per pair on the filter's thread the staging, queueing and waiting;
 # and the parity of every process's log against one backend=cpu run.
+# SECTIONS (default "1 2 3 4 5") picks the parts to run.
 set -u
 export LC_ALL=C
 F=${1:?usage: tools/gpu-procs.sh <ffmpeg>}
@@ -27,11 +32,17 @@ P=${PROCS:-8}
 N=${FRAMES:-600}
 R=${REPEAT:-3}
 LOOPS=${LOOPS:-4}
+SECTIONS=${SECTIONS:-1 2 3 4 5}
 dir=${BENCH_DIR:-/dev/shm/vmaf-procs}
 TUNE='glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=8589934592'
 rm -rf "$dir"
 mkdir -p "$dir/logs" || exit 1
-trap 'rm -rf "$dir"' EXIT
+mps_stop() {
+    [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] && echo quit | nvidia-cuda-mps-control >/dev/null 2>&1
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
+trap 'mps_stop; rm -rf "$dir"' EXIT
+want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
 echo "CPU: $(nproc) CPUs; GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 "$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v "$N" -pix_fmt yuv420p \
@@ -133,24 +144,53 @@ run() {
     fi
 }
 
+if want 1; then
 echo "== 1. $P processes x $N frames of 1080p 8-bit VMAF, median of $R rounds"
 run "floor (no filter)" "" 0 -
 run "backend=hip" "" 0 "backend=hip"
 run "backend=hip:n_threads=2" "" 0 "backend=hip:n_threads=2"
 run "default (backend=auto)" "" 0 ""
 run "default, n_threads=2" "" 0 "n_threads=2"
+fi
+if want 2; then
 echo "== 2. the same, GLIBC_TUNABLES=$TUNE"
 run "floor (no filter)" "GLIBC_TUNABLES=$TUNE" 0 -
 run "backend=hip" "GLIBC_TUNABLES=$TUNE" 0 "backend=hip"
 run "backend=hip:n_threads=2" "GLIBC_TUNABLES=$TUNE" 0 "backend=hip:n_threads=2"
 run "default, n_threads=2" "GLIBC_TUNABLES=$TUNE" 0 "n_threads=2"
+fi
+if want 3; then
 echo "== 3. $P processes x $((N * (LOOPS + 1))) frames (-stream_loop $LOOPS), median of $R rounds"
 run "floor (no filter)" "" "$LOOPS" -
 run "backend=hip" "" "$LOOPS" "backend=hip"
 run "backend=hip:n_threads=2" "" "$LOOPS" "backend=hip:n_threads=2"
 run "floor, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" -
 run "backend=hip:n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=hip:n_threads=2"
+fi
+if want 5; then
+echo "== 5. under MPS: the processes as clients of one MPS server"
+if ! command -v nvidia-cuda-mps-control >/dev/null 2>&1; then
+    echo "skipped: no nvidia-cuda-mps-control"
+else
+    export CUDA_MPS_PIPE_DIRECTORY=$dir/mps-pipe CUDA_MPS_LOG_DIRECTORY=$dir/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    if ! nvidia-cuda-mps-control -d; then
+        echo "skipped: the MPS server did not start"
+        unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+    else
+        run "MPS: $N frames, backend=hip" "" 0 "backend=hip"
+        run "MPS: $N frames, default (backend=auto)" "" 0 ""
+        run "MPS: $((N * (LOOPS + 1))) frames, backend=hip" "" "$LOOPS" "backend=hip"
+        run "MPS: $((N * (LOOPS + 1))) frames, backend=hip:n_threads=2" "" "$LOOPS" "backend=hip:n_threads=2"
+        run "MPS: $((N * (LOOPS + 1))) frames, n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=hip:n_threads=2"
+        grep -h -i "error\|fail" "$CUDA_MPS_LOG_DIRECTORY"/*.log 2>/dev/null | head -5
+        mps_stop
+    fi
+fi
+fi
+if want 4; then
 echo "== 4. one process alone, $((N * (LOOPS + 1))) frames, median of $R rounds"
 P=1
 run "floor (no filter)" "" "$LOOPS" -
 run "backend=hip" "" "$LOOPS" "backend=hip"
+fi
