@@ -423,6 +423,66 @@ GPU_KERNEL void __launch_bounds__(SSIM_ROWS_THREADS) vmaf_ssim_rows(FFSsimSumLay
 #define SSIM_SCAN_THREADS 1024
 /** Most terms a thread of the scan takes from the current row. */
 #define SSIM_SCAN_TERMS 16
+/** |S| below which the scan's first terms are added one by one ... */
+#define SSIM_SCAN_SERIAL_BELOW 512.0
+/** ... for at most this many terms (a multiple of SSIM_SCAN_THREADS). */
+#define SSIM_SCAN_SERIAL_MAX (2 * SSIM_SCAN_THREADS)
+/** No row (of a crossing foreseen). */
+#define SSIM_SCAN_NONE 0x7fffffff
+
+/*
+ * The first terms of a sum, one by one as the CPU adds them, until |S|
+ * reaches SSIM_SCAN_SERIAL_BELOW. While S is small it leaves its binade
+ * every few terms (with terms near 1, ten times before 512: about half of
+ * a 1080p sum's crossings), and each crossing costs the scan two rounds
+ * of the whole block; one thread adds a few hundred terms in the time of
+ * two or three rounds. The block stages the terms in shared memory. On
+ * return (every thread) *s_sum is S and *s_next the terms taken.
+ */
+__device__ static inline void ssim_scan_serial(const double *x, size_t total, double *stage,
+                                               double *s_sum, size_t *s_next, int *s_more)
+{
+    const int tid = threadIdx.x;
+    size_t t0 = 0;
+
+    if (!tid) {
+        *s_sum  = 0.0;
+        *s_next = 0;
+    }
+    for (;;) {
+        const int n = total - t0 < SSIM_SCAN_THREADS ? (int)(total - t0) : SSIM_SCAN_THREADS;
+
+        if (tid < n)
+            stage[tid] = x[t0 + tid];
+        __syncthreads();
+        if (!tid) {
+            double s = *s_sum;
+            int i = 0;
+            /* Where to stop is free: checked every 8 terms, not after each. */
+            while (i + 8 <= n && fabs(s) < SSIM_SCAN_SERIAL_BELOW) {
+                s += stage[i];
+                s += stage[i + 1];
+                s += stage[i + 2];
+                s += stage[i + 3];
+                s += stage[i + 4];
+                s += stage[i + 5];
+                s += stage[i + 6];
+                s += stage[i + 7];
+                i += 8;
+            }
+            while (i < n && fabs(s) < SSIM_SCAN_SERIAL_BELOW)
+                s += stage[i++];
+            *s_sum  = s;
+            *s_next = t0 + i;
+            *s_more = i == n && t0 + n < total && t0 + n < SSIM_SCAN_SERIAL_MAX &&
+                      fabs(s) < SSIM_SCAN_SERIAL_BELOW;
+        }
+        __syncthreads();
+        if (!*s_more)
+            return;
+        t0 += n;
+    }
+}
 
 /* The advances (for a even, odd) of m, then n. */
 __device__ static inline void ssim_pair(gpu_u64 *r0, gpu_u64 *r1, gpu_u64 m0, gpu_u64 m1,
@@ -433,35 +493,51 @@ __device__ static inline void ssim_pair(gpu_u64 *r0, gpu_u64 *r1, gpu_u64 m0, gp
 }
 
 /*
- * The sums, a block per (scale, sum), S exact in shared memory. Each round
- * lays out a window: the rest of the current row in stretches of up to
- * SSIM_SCAN_TERMS terms a thread (when the row is to be taken term by
- * term), then the models of the next rows, a thread each. The advances
- * are scanned, each thread checks its own part at its exact start, and
- * the longest accepted prefix is applied at once. The first part that
- * fails: a row is taken term by term next round; a stretch is stepped
- * through up to the term that leaves the binade, which is added as a
- * double. out[scale * nb_sums + sum].
+ * The sums, a block per (scale, sum), S exact in shared memory. After the
+ * first terms (ssim_scan_serial), each round lays out a window of parts,
+ * a thread each:
+ *  - the rest of the current row in stretches of up to SSIM_SCAN_TERMS
+ *    terms, when the row is to be taken term by term;
+ *  - the models of the next rows;
+ *  - where the approximate sums put S's next crossing of a binade inside
+ *    a row of the window (the first row whose model was made for another
+ *    binade follows it), that row in stretches instead of its model, and
+ *    none after it, when enough threads are left for it.
+ * The advances are scanned, each thread checks its own part at its exact
+ * start, and the longest accepted prefix is applied at once. The first
+ * part that fails: a row is taken term by term next round; a stretch is
+ * stepped through up to the term that leaves the binade, which is added
+ * as a double. So a crossing the approximate sums foresee costs one round,
+ * another two. out[scale * nb_sums + sum].
  */
 GPU_KERNEL void __launch_bounds__(SSIM_SCAN_THREADS) vmaf_ssim_scan(FFSsimSumLayout L, double *out)
 {
     __shared__ gpu_u64 wq[SSIM_SCAN_THREADS / 32][2];
+    __shared__ double stage[SSIM_SCAN_THREADS];
     __shared__ double s_sum;
-    __shared__ int s_row, s_pos, s_first;
+    __shared__ size_t s_next;
+    __shared__ int s_row, s_pos, s_first, s_cross;
     const int job = blockIdx.x, sc = job / L.nb_sums, m = job % L.nb_sums;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int ow = L.ow[sc], oh = L.oh[sc];
     const double *x = (const double *)L.terms[sc] + (size_t)m * oh * ow;
     const FFSsimModel *rows = (const FFSsimModel *)L.rows[sc] + (size_t)m * oh;
 
+    /* s_first serves as the serial part's flag: it is set again below. */
+    ssim_scan_serial(x, (size_t)ow * oh, stage, &s_sum, &s_next, &s_first);
     if (!tid) {
-        s_sum = 0.0;
-        s_row = 0;
-        s_pos = 0;      /* >= 0: the row from there term by term; -1: its model */
+        s_row = (int)(s_next / ow);
+        s_pos = (int)(s_next % ow);  /* >= 0: the row from there term by term; -1: its model */
+        if (!s_pos)
+            s_pos = -1;
+        s_cross = SSIM_SCAN_NONE;
     }
     for (;;) {
         double s, u, inv;
-        int row, pos, key, neg, per = 0, nt = 0, r0, nr, count, ok, f;
+        int row, pos, key, neg, per = 0, nt = 0, r0, nr, nm, per2 = 0, nt2 = 0, rc = -1;
+        int count, ok, f;
+        int srow = -1, sb = 0, se = 0;  /* this thread's stretch: row srow, terms [sb, se) */
+        int mrow = -1;                  /* or the row whose model it applies */
         int64_t a, at;
         gpu_u64 c0, c1, p0, p1;
         FFSsimModel el;
@@ -505,24 +581,58 @@ GPU_KERNEL void __launch_bounds__(SSIM_SCAN_THREADS) vmaf_ssim_scan(FFSsimSumLay
             nt  = nt > SSIM_SCAN_THREADS ? SSIM_SCAN_THREADS : nt;
             r0  = row + 1;
         }
-        nr    = SSIM_SCAN_THREADS - nt < oh - r0 ? SSIM_SCAN_THREADS - nt : oh - r0;
-        count = nt + nr;
-        if (!tid)
-            s_first = count;
+        nr = SSIM_SCAN_THREADS - nt < oh - r0 ? SSIM_SCAN_THREADS - nt : oh - r0;
+
+        /* The window's row models, and the first made for another binade. */
+        f = SSIM_SCAN_NONE;
+        if (tid >= nt && tid < nt + nr) {
+            el = rows[r0 + tid - nt];
+            if (tid > nt && el.key != key)
+                f = r0 + tid - nt;
+        }
+        for (int d = 16; d > 0; d >>= 1) {
+            const int o = GPU_SHFL_DOWN32(f, d);
+            f = o < f ? o : f;
+        }
+        if (!lane && f != SSIM_SCAN_NONE)
+            atomicMin(&s_cross, f);
+        __syncthreads();
+        nm = nr;
+        if (s_cross != SSIM_SCAN_NONE) {
+            /* S is to leave its binade in row rc (rc > r0 - 1, rc - r0 < nr - 1). */
+            const int left = SSIM_SCAN_THREADS - nt - (s_cross - 1 - r0);
+            per2 = (ow + left - 1) / left;
+            if (per2 <= SSIM_SCAN_TERMS) {
+                rc  = s_cross - 1;
+                nm  = rc - r0;
+                nt2 = (ow + per2 - 1) / per2;
+            }
+        }
+        count = nt + nm + nt2;
 
         ok = 1;
         if (tid < nt) {
-            const int b = pos + tid * per, e = b + per < ow ? b + per : ow;
-            ff_ssim_sum_empty(&el, key);
-            for (int i = b; i < e; i++)
-                ff_ssim_sum_push(&el, x[(size_t)row * ow + i], inv);
+            srow = row;
+            sb   = pos + tid * per;
+            se   = sb + per < ow ? sb + per : ow;
+        } else if (tid < nt + nm) {
+            mrow = r0 + tid - nt;
+            ok   = el.key == key;
         } else if (tid < count) {
-            el = rows[r0 + tid - nt];
-            ok = el.key == key;
+            srow = rc;
+            sb   = (tid - nt - nm) * per2;
+            se   = sb + per2 < ow ? sb + per2 : ow;
         } else {
             ff_ssim_sum_empty(&el, -1);
             ok = 0;
         }
+        if (srow >= 0) {
+            ff_ssim_sum_empty(&el, key);
+            for (int i = sb; i < se; i++)
+                ff_ssim_sum_push(&el, x[(size_t)srow * ow + i], inv);
+        }
+        if (!tid)
+            s_first = count;
 
         /* Inclusive scan of the advances: in the warp, then its warps. */
         c0 = el.q[0];
@@ -570,36 +680,36 @@ GPU_KERNEL void __launch_bounds__(SSIM_SCAN_THREADS) vmaf_ssim_scan(FFSsimSumLay
         f = s_first;
 
         if (f < count && tid == f) {
-            if (tid < nt) {
+            if (srow >= 0) {
                 /* Step to the term that leaves the binade; add it as the CPU does. */
-                const int b = pos + tid * per, e = b + per < ow ? b + per : ow;
-                int i = b;
-                while (i < e && ff_ssim_sum_step(&at, x[(size_t)row * ow + i], inv, neg))
+                int i = sb;
+                while (i < se && ff_ssim_sum_step(&at, x[(size_t)srow * ow + i], inv, neg))
                     i++;
                 s = (double)at * u;
-                if (i < e)
-                    s += x[(size_t)row * ow + i++];
+                if (i < se)
+                    s += x[(size_t)srow * ow + i++];
                 s_sum = s;
-                s_row = i == ow ? row + 1 : row;
+                s_row = i == ow ? srow + 1 : srow;
                 s_pos = i == ow ? -1 : i;
             } else {
                 /* This row's model fails: the row term by term. */
                 s_sum = (double)at * u;
-                s_row = r0 + tid - nt;
+                s_row = mrow;
                 s_pos = 0;
             }
         } else if (f == count && tid == count - 1) {
             /* All accepted. */
             s_sum = (double)ff_ssim_sum_add(at, FF_SSIM_SUM_SEL(el.q, at & 1)) * u;
-            if (tid < nt) {
-                const int e = pos + (tid + 1) * per < ow ? pos + (tid + 1) * per : ow;
-                s_row = e == ow ? row + 1 : row;
-                s_pos = e == ow ? -1 : e;
+            if (srow >= 0) {
+                s_row = se == ow ? srow + 1 : srow;
+                s_pos = se == ow ? -1 : se;
             } else {
-                s_row = r0 + tid - nt + 1;
+                s_row = mrow + 1;
                 s_pos = -1;
             }
         }
+        if (!tid)
+            s_cross = SSIM_SCAN_NONE;      /* every thread read it two barriers ago */
     }
     if (!tid)
         out[job] = s_sum;
