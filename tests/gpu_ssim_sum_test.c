@@ -20,15 +20,19 @@
  * The SSIM family's exact sums on the GPU (ssim.hip's prefix, rows and scan
  * kernels over ssim_sum.h) against the host's sequential double sum, in the
  * manner of checkasm: terms made to be hard rather than pictures. S that
- * crosses a binade at every term, up and down; S passing through 0; terms
- * of every magnitude (models out of reach, subnormal S); NaN and infinities;
- * crossings at row ends; sizes around the scan's serial start and its
- * window; and approximate row sums that are exact, slightly off, zero or
- * garbage (they are only guesses: the sums must not depend on them). A
- * real-sized layout of MS-SSIM's five scales checks the kernels' job
- * indexing. Every sum must have the host's bits (NaN: be NaN).
+ * crosses a binade at every term, up and down; S passing through 0; sums
+ * that are ties at every term; terms of every magnitude (models out of
+ * reach, subnormal S); NaN and infinities; crossings at row ends; sizes
+ * around the scan's serial start and its window; and approximate row sums
+ * that are exact, slightly off, zero or garbage (they are only guesses: the
+ * sums must not depend on them). A real-sized layout of MS-SSIM's five
+ * scales checks the kernels' job indexing. Every sum must have the host's
+ * bits (NaN: be NaN).
  *
- * Usage: gpu_ssim_sum_test [seed]   (exits 77 when no GPU answers)
+ * On the host first, everywhere: ssim_sum.h's rounding against floor and
+ * fraction, and its models against the sequential sum.
+ *
+ * Usage: gpu_ssim_sum_test [seed]
  */
 
 #include <inttypes.h>
@@ -52,10 +56,10 @@ extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
 #define SCAN_THREADS   1024
 
 enum Terms { T_SSIM, T_SIGNS, T_HOVER, T_HOVER_SMALL, T_ZERO_RETURNS, T_WIDE, T_TINY,
-             T_ONES, T_NAN, T_INF, T_INF_BOTH, NB_TERMS };
+             T_ONES, T_TIES, T_NAN, T_INF, T_INF_BOTH, NB_TERMS };
 static const char *const terms_name[NB_TERMS] = {
     "ssim-like", "signs", "hover 1024", "hover 256", "returns to 0", "wide range",
-    "tiny", "ones", "NaN", "+inf", "+inf and -inf",
+    "tiny", "ones", "ties", "NaN", "+inf", "+inf and -inf",
 };
 
 enum Approx { A_EXACT, A_OFF, A_ZERO, A_GARBAGE, NB_APPROX };
@@ -95,6 +99,9 @@ static void make_terms(double *t, size_t n, enum Terms kind)
         case T_TINY:       t[i] = ldexp(uni(), -1000 - (int)(rng() % 60));       break;
         /* S reaches each power of two exactly, some at the end of a row. */
         case T_ONES:       t[i] = 1.0;                                          break;
+        /* S near 2^40 (a unit u of 2^-12), terms odd multiples of u / 2:
+         * every sum is a tie, rounded to even. */
+        case T_TIES:       t[i] = !i ? 0x1.0004p40 : ldexp(2.0 * (rng() % 4096) + 1, -13) * (rng() % 3 ? 1 : -1); break;
         default:           t[i] = 0.5 + 0.5 * uni();                            break;
         }
     }
@@ -233,6 +240,129 @@ end:
     return ret;
 }
 
+/* ---- on the host: ssim_sum.h's rounding and models, which the kernels use ---- */
+
+/* x / u rounded for each parity of a, by floor and fraction: the reference. */
+static int round_ref(double x, double inv, int64_t r[2])
+{
+    const double t = x * inv, fq = floor(t), f = t - fq;
+    int64_t q;
+
+    if (!(fabs(t) < 9007199254740992.0))
+        return 0;
+    q    = (int64_t)fq;
+    r[0] = q + (f > 0.5 || (f == 0.5 && (q & 1)));
+    r[1] = q + (f > 0.5 || (f == 0.5 && !(q & 1)));
+    return 1;
+}
+
+/* A term for S in the binade of exponent e: of many magnitudes, or a tie. */
+static double some_term(int e)
+{
+    switch (rng() % 4) {
+    case 0:  return ldexp(2.0 * (double)(rng() % (1 << 20)) + 1, e - 53) * (rng() & 1 ? 1 : -1);
+    case 1:  return ldexp(uni(), e - (int)(rng() % 60)) * (rng() & 1 ? 1 : -1);
+    case 2:  return ldexp((double)(rng() % 8), e - 53 + (int)(rng() % 4));
+    default: return ldexp(uni() - 0.5, e - 1 - (int)(rng() % 4));
+    }
+}
+
+/*
+ * ff_ssim_sum_round() against the reference at ties, near 2^51 and 2^53
+ * and elsewhere; then models of runs of terms, built term by term and in
+ * two composed parts: applied at S, a model must say it fits exactly when
+ * every partial sum of the sequential double sum stays strictly inside
+ * S's binade with S's sign, and then give that sum's bits.
+ */
+static void host_checks(int *passed, int *failed)
+{
+    int bad_round = 0, bad_model = 0, fitting = 0;
+    const int nb_round = 200000, nb_models = 20000;
+
+    for (int i = 0; i < nb_round; i++) {
+        const int e = (int)(rng() % 200) - 100;
+        const double inv = ldexp(1.0, 52 - e);
+        int64_t r[2] = { 0 }, w[2] = { 0 };
+        double x = some_term(e);
+        int a, b;
+
+        if (i % 5 == 0) /* t next to 2^51 and 2^53, in halves */
+            x = ldexp((i % 3 ? 2251799813685248.0 : 9007199254740992.0) +
+                      ((double)(rng() % 9) - 4) / 2, e - 52) * (rng() & 1 ? 1 : -1);
+        a = ff_ssim_sum_round(x, inv, r);
+        b = round_ref(x, inv, w);
+        if (a != b || (a && (r[0] != w[0] || r[1] != w[1]))) {
+            if (bad_round++ < 3)
+                printf("FAIL ff_ssim_sum_round(%a, 2^%d): %d %" PRId64 " %" PRId64 ", want %d %" PRId64
+                       " %" PRId64 "\n", x, 52 - e, a, r[0], r[1], b, w[0], w[1]);
+        }
+    }
+    for (int i = 0; i < nb_models; i++) {
+        const int e = (int)(rng() % 200) - 100, n = 1 + (int)(rng() % 40), cut = (int)(rng() % (n + 1));
+        const double u = ldexp(1.0, e - 52), inv = ldexp(1.0, 52 - e);
+        const int key = e + 1024;
+        double t[40], s = ldexp(1.0 + uni(), e) * (rng() & 1 ? 1 : -1), seq;
+        FFSsimModel whole, part;
+        int64_t a = (int64_t)(s * inv);
+        int inside = 1, fits, neg = s < 0;
+
+        for (int k = 0; k < n; k++)
+            t[k] = rng() % 8 ? some_term(e - (int)(rng() % 8)) : some_term(e + 1);
+        if (i % 4 == 0) {
+            /* At an edge of the binade, by steps of u / 2: partial sums on it. */
+            const double edge = i % 8 ? ldexp(1.0, e) + (double)(1 + rng() % 8) * u
+                                      : ldexp(2.0, e) - (double)(1 + rng() % 8) * u;
+            s = neg ? -edge : edge;
+            for (int k = 0; k < n; k++)
+                t[k] = ((double)(rng() % 9) - 4) * 0.5 * u;
+            a = (int64_t)(s * inv);
+        }
+        seq = s;
+        for (int k = 0; k < n; k++) {
+            seq += t[k];
+            inside &= (neg ? -seq : seq) > ldexp(1.0, e) && (neg ? -seq : seq) < ldexp(1.0, e + 1);
+        }
+        ff_ssim_sum_empty(&whole, key);
+        ff_ssim_sum_empty(&part, key);
+        for (int k = 0; k < n; k++)
+            ff_ssim_sum_push(&whole, t[k], inv);
+        {
+            FFSsimModel head, tail;
+            ff_ssim_sum_empty(&head, key);
+            ff_ssim_sum_empty(&tail, key);
+            for (int k = 0; k < cut; k++)
+                ff_ssim_sum_push(&head, t[k], inv);
+            for (int k = cut; k < n; k++)
+                ff_ssim_sum_push(&tail, t[k], inv);
+            part = head;
+            ff_ssim_sum_compose(&part, &tail);
+        }
+        fits = ff_ssim_sum_fits(&whole, a, neg);
+        fitting += fits;
+        if (fits != inside || ff_ssim_sum_fits(&part, a, neg) != fits ||
+            (fits && ((double)ff_ssim_sum_add(a, FF_SSIM_SUM_SEL(whole.q, a & 1)) * u != seq ||
+                      memcmp(whole.q, part.q, sizeof(whole.q)) ||
+                      memcmp(whole.mn, part.mn, sizeof(whole.mn)) ||
+                      memcmp(whole.mx, part.mx, sizeof(whole.mx))))) {
+            if (bad_model++ < 3)
+                printf("FAIL model of %d terms at S = %a (cut at %d): fits %d, inside %d\n",
+                       n, s, cut, fits, inside);
+        }
+    }
+    if (bad_round)
+        (*failed)++;
+    else
+        (*passed)++;
+    printf("%s ff_ssim_sum_round: %d arguments, %d differ from floor and fraction\n",
+           bad_round ? "FAIL" : "PASS", nb_round, bad_round);
+    if (bad_model)
+        (*failed)++;
+    else
+        (*passed)++;
+    printf("%s models: %d runs of terms (%d fit), %d wrong\n",
+           bad_model ? "FAIL" : "PASS", nb_models, fitting, bad_model);
+}
+
 int main(int argc, char **argv)
 {
     /* (ow, oh) of one scale: the 1080p and 4K window positions, sizes
@@ -249,10 +379,11 @@ int main(int argc, char **argv)
     Case c;
 
     rng_state = seed ? seed : 1;
+    host_checks(&passed, &failed);
     if (ff_gpu_open(&gpu.g, 0, NULL) < 0 || ff_gpu_platform(gpu.g) == FF_GPU_PLATFORM_SIMULATED) {
-        printf("No GPU answers: nothing to compare.\n");
+        printf("SKIP the kernels: no GPU answers\n%d passed, %d failed\n", passed, failed);
         ff_gpu_close(&gpu.g);
-        return 77;
+        return failed ? 1 : 0;
     }
     if (ff_gpu_enter(gpu.g) < 0 ||
         ff_gpu_module_load(gpu.g, &mod, "ssim", ff_vmaf_gpu_code_ssim.amd,
@@ -260,7 +391,7 @@ int main(int argc, char **argv)
         ff_gpu_function(gpu.g, mod, "vmaf_ssim_prefix", &gpu.prefix) < 0 ||
         ff_gpu_function(gpu.g, mod, "vmaf_ssim_rows", &gpu.rows) < 0 ||
         ff_gpu_function(gpu.g, mod, "vmaf_ssim_scan", &gpu.scan) < 0) {
-        printf("FAIL: the sum kernels do not load\n0 passed, 1 failed\n");
+        printf("FAIL: the sum kernels do not load\n%d passed, %d failed\n", passed, failed + 1);
         return 1;
     }
     printf("GPU: %s (%s), seed %" PRIu64 "\n", ff_gpu_device_name(gpu.g),

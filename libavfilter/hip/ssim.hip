@@ -302,11 +302,24 @@ GPU_KERNEL void vmaf_ssim_box_16(float *dst_ref, float *dst_dis, const uint8_t *
 #define SSIM_PREFIX_THREADS 1024
 
 /*
- * Approximate S before each row, a block per (scale, sum): each thread
- * adds the approximate sums of its rows, the block scans the totals.
- * Only guesses are made from these, so their order does not matter.
+ * Rows a warp of the prefix adds at once: their loads are in flight
+ * together. With the launch bound of two blocks an SM (CUDA's meaning; 32
+ * registers a thread) a block leaves half its SM to the other twins'
+ * kernels: four rows took 64 registers, a whole SM a block, and the
+ * engine with the four extras ran 5 % slower for it on an H200.
  */
-GPU_KERNEL void __launch_bounds__(SSIM_PREFIX_THREADS) vmaf_ssim_prefix(FFSsimSumLayout L)
+#define SSIM_PREFIX_ROWS 2
+
+/*
+ * Approximate S before each row, a block per (scale, sum): each warp adds
+ * the approximate sums of SSIM_PREFIX_ROWS rows at a time, its lanes over
+ * their chunks (so the loads coalesce), and stores the rows' totals in
+ * place of their starts; then each thread takes a stretch of rows, the
+ * block scans the stretches' totals, and each thread writes the starts of
+ * its rows. Only guesses are made from these, so their order does not
+ * matter.
+ */
+GPU_KERNEL void __launch_bounds__(SSIM_PREFIX_THREADS, 2) vmaf_ssim_prefix(FFSsimSumLayout L)
 {
     __shared__ double tot[SSIM_PREFIX_THREADS / 32];
     const int job = blockIdx.x, sc = job / L.nb_sums, m = job % L.nb_sums;
@@ -318,9 +331,25 @@ GPU_KERNEL void __launch_bounds__(SSIM_PREFIX_THREADS) vmaf_ssim_prefix(FFSsimSu
     const int b = tid * per, e = b + per < oh ? b + per : oh;
     double own = 0.0, v, run;
 
+    for (int i0 = warp * SSIM_PREFIX_ROWS; i0 < oh; i0 += SSIM_PREFIX_THREADS / 32 * SSIM_PREFIX_ROWS) {
+        double r[SSIM_PREFIX_ROWS];
+        for (int k = 0; k < SSIM_PREFIX_ROWS; k++)
+            r[k] = 0.0;
+        for (int c = lane; c < ncx; c += 32)
+            for (int k = 0; k < SSIM_PREFIX_ROWS; k++)
+                if (i0 + k < oh)
+                    r[k] += ap[(size_t)(i0 + k) * ncx + c];
+        for (int k = 0; k < SSIM_PREFIX_ROWS; k++) {
+            for (int d = 16; d > 0; d >>= 1)
+                r[k] += GPU_SHFL_DOWN32(r[k], d);
+            if (!lane && i0 + k < oh)
+                st[i0 + k] = r[k];
+        }
+    }
+    __syncthreads();        /* the rows' totals, written above, are seen */
+
     for (int i = b; i < e; i++)
-        for (int c = 0; c < ncx; c++)
-            own += ap[(size_t)i * ncx + c];
+        own += st[i];
     v = own;
     for (int d = 1; d < 32; d <<= 1) {
         const double o = SSIM_SHFL_UP32(v, d);
@@ -342,9 +371,7 @@ GPU_KERNEL void __launch_bounds__(SSIM_PREFIX_THREADS) vmaf_ssim_prefix(FFSsimSu
     __syncthreads();
     run = v - own + (warp ? tot[warp - 1] : 0.0);
     for (int i = b; i < e; i++) {
-        double r = 0.0;
-        for (int c = 0; c < ncx; c++)
-            r += ap[(size_t)i * ncx + c];
+        const double r = st[i];
         st[i] = run;
         run += r;
     }

@@ -136,6 +136,21 @@ SSIM_SUM_FN int ff_ssim_sum_round(double x, double inv, int64_t r[2])
     double fq, f;
     int64_t q;
 
+    /*
+     * Below 2^51, t + 1.5 2^52 is rounded to an integer, which its bits
+     * hold: no floor and no conversion, the slow part of a model's every
+     * step on a GPU. Its ties go to even, which is right for one parity
+     * only: a tie (t exactly halfway, as when x's lowest bit is u / 2) is
+     * left to the general case.
+     */
+    if (fabs(t) < 2251799813685248.0) {
+        FFSsimSumBits b;
+        b.d = t + 6755399441055744.0;
+        if (fabs(t - (b.d - 6755399441055744.0)) != 0.5) {
+            r[0] = r[1] = b.i - (int64_t)0x4338000000000000;
+            return 1;
+        }
+    }
     if (!(fabs(t) < 9007199254740992.0))
         return 0;
     fq = floor(t);
