@@ -240,6 +240,21 @@ end:
     return ret;
 }
 
+/* One scale of ow x oh positions: counts the case, < 0 on a GPU error. */
+static int run_scale(Gpu *gpu, int ow, int oh, int nb_sums, enum Terms terms,
+                     enum Approx approx, int *passed, int *failed)
+{
+    const Case c = { .nb_scales = 1, .nb_sums = nb_sums, .ow = { ow }, .oh = { oh },
+                     .terms = terms, .approx = approx };
+    const int ret = run_case(gpu, &c);
+
+    if (ret > 0)
+        (*passed)++;
+    else if (!ret)
+        (*failed)++;
+    return ret;
+}
+
 /* ---- on the host: ssim_sum.h's rounding and models, which the kernels use ---- */
 
 /* x / u rounded for each parity of a, by floor and fraction: the reference. */
@@ -405,32 +420,17 @@ int main(int argc, char **argv)
                              k == T_TINY || k == T_WIDE;
             if (slow && (size_t)sizes[z][0] * sizes[z][1] > 20000)
                 continue;
-            memset(&c, 0, sizeof(c));
-            c.nb_scales = 1;
-            c.nb_sums   = 1 + (z & 1);
-            c.ow[0]     = sizes[z][0];
-            c.oh[0]     = sizes[z][1];
-            c.terms     = k;
-            c.approx    = A_EXACT;
-            if ((ret = run_case(&gpu, &c)) < 0)
+            if (run_scale(&gpu, sizes[z][0], sizes[z][1], 1 + (z & 1), k, A_EXACT,
+                          &passed, &failed) < 0)
                 goto gpu_error;
-            ret ? passed++ : failed++;
         }
     }
     /* Approximate sums that mislead, on the kinds that are fast. */
     for (int a = A_OFF; a < NB_APPROX; a++) {
         for (int k = T_SSIM; k <= T_SIGNS; k++) {
             for (int z = 0; z < 4; z++) {
-                memset(&c, 0, sizeof(c));
-                c.nb_scales = 1;
-                c.nb_sums   = 2;
-                c.ow[0]     = sizes[z][0];
-                c.oh[0]     = sizes[z][1];
-                c.terms     = k;
-                c.approx    = a;
-                if ((ret = run_case(&gpu, &c)) < 0)
+                if (run_scale(&gpu, sizes[z][0], sizes[z][1], 2, k, a, &passed, &failed) < 0)
                     goto gpu_error;
-                ret ? passed++ : failed++;
             }
         }
     }
@@ -452,16 +452,8 @@ int main(int argc, char **argv)
                 goto gpu_error;
             ret ? passed++ : failed++;
         }
-        memset(&c, 0, sizeof(c));
-        c.nb_scales = 1;
-        c.nb_sums   = 4;
-        c.ow[0]     = 3830;
-        c.oh[0]     = 2150;
-        c.terms     = T_SSIM;
-        c.approx    = A_EXACT;
-        if ((ret = run_case(&gpu, &c)) < 0)
+        if (run_scale(&gpu, 3830, 2150, 4, T_SSIM, A_EXACT, &passed, &failed) < 0)
             goto gpu_error;
-        ret ? passed++ : failed++;
     }
     ff_gpu_module_unload(gpu.g, mod);
     ff_gpu_leave(gpu.g);
