@@ -39,9 +39,11 @@
  *
  * Rows are summarised for the binade of an approximate S before them (a
  * guess; a wrong one only fails the check). The scan (one block a sum)
- * applies the longest prefix of the next rows, or of the terms of the
- * current row, that the check accepts, adds the term that leaves the
- * binade as a double, and goes on.
+ * adds the first terms one by one while S is small (it changes binade
+ * every few terms there), then applies the longest prefix of the next
+ * rows, or of the terms of the current row, that the check accepts, adds
+ * the term that leaves the binade as a double, and goes on; a row in which
+ * the guesses put a crossing is laid out term by term in the same round.
  *
  * Plain C as well as device code: the host tests use the same functions.
  */
