@@ -16,10 +16,13 @@
 #      (-stream_loop, default 4: 3,000 frames), where the driver's start
 #      weighs less;
 #   4. one process alone, as long, for its time and CPU time a pair;
-#   5. where nvidia-cuda-mps-control is found, 1 and 3 again with the
-#      processes as clients of an MPS server started for the run (its pipe
-#      and log in the run's folder; stopped at the end): one GPU context
-#      for all of them instead of one each, which the GPU time-slices;
+#   5. where nvidia-cuda-mps-control is found, backend=hip and the default
+#      over N frames, backend=hip (also with n_threads=2, and with the
+#      tunables) over the long runs, with the processes as clients of an
+#      MPS server started for the run (its pipe and log in the run's
+#      folder; stopped at the end): one GPU context for all of them instead
+#      of one each, which the GPU time-slices; it runs before part 4, which
+#      leaves one process;
 # per variant, the CPU time the processes took (user and system, of all
 # rounds), the processes' own accounts (-v verbose): the GPU's start,
 # and per pair on the filter's thread the staging, queueing and waiting;
@@ -188,6 +191,7 @@ else
     fi
 fi
 fi
+# Last: it sets P to one process.
 if want 4; then
 echo "== 4. one process alone, $((N * (LOOPS + 1))) frames, median of $R rounds"
 P=1
