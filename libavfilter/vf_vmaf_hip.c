@@ -61,8 +61,8 @@
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
-#include "framesync.h"
 #include "video.h"
+#include "vmaf_hip_pairing.h"
 
 #if CONFIG_CUDA
 /* The driver API's types, as FFmpeg's CUDA hwcontext names them; nothing
@@ -89,7 +89,7 @@ typedef struct PendingFrame {
 
 typedef struct VMAFHIPContext {
     const AVClass *class;
-    FFFrameSync fs;
+    VMAFHIPPairing pairing;
 
     char *log_path;
     char *log_fmt;
@@ -121,9 +121,8 @@ typedef struct VMAFHIPContext {
     int64_t start_time, end_time;
     int64_t busy_us, nb_events;     ///< the filter's own time per frame pair (verbose log)
     int64_t frames_in[2];       ///< frames received per input, for the summary
-    int64_t last_ref_pts;
-    int warned_misaligned, warned_repeated;
     int ref_started;                ///< a reference frame has come
+    int ref_ended;                  ///< the reference has ended (frames pass unscored)
     int64_t skipped_before_ref;     ///< distorted frames before the reference's first
     int64_t nb_emitted;             ///< scored frames that have left the filter
 
@@ -182,25 +181,39 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
         OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
+    /* Pairing. framesync's options keep their names and values (scripts
+     * pass them to libvmaf), with this filter's defaults: only complete
+     * pairs are scored (eof_action=endall), where framesync's default
+     * would pair the rest of the distorted input with a stale last
+     * reference frame (a reference cut short by 'q', say). */
+    { "pairing",     "which reference frame each distorted frame is scored against: instant (the one shown at its instant, robust to timestamp rounding), framesync (framesync's exact timestamps, as libvmaf) or index (in order)",
+        OFFSET(pairing.mode), AV_OPT_TYPE_INT, { .i64 = VMAF_HIP_PAIRING_INSTANT }, 0, VMAF_HIP_PAIRING_INDEX, FLAGS, .unit = "pairing" },
+        { "instant",   "the reference frame shown at the distorted frame's instant", 0, AV_OPT_TYPE_CONST, { .i64 = VMAF_HIP_PAIRING_INSTANT },   0, 0, FLAGS, .unit = "pairing" },
+        { "framesync", "framesync's pairing by exact timestamps",                  0, AV_OPT_TYPE_CONST, { .i64 = VMAF_HIP_PAIRING_FRAMESYNC }, 0, 0, FLAGS, .unit = "pairing" },
+        { "index",     "frame i against frame i, whatever the timestamps",          0, AV_OPT_TYPE_CONST, { .i64 = VMAF_HIP_PAIRING_INDEX },     0, 0, FLAGS, .unit = "pairing" },
+    { "eof_action",  "when the reference ends first: endall (stop scoring), repeat (score the rest against its last frame, as libvmaf) or pass (pass the rest unscored)",
+        OFFSET(pairing.eof_action), AV_OPT_TYPE_INT, { .i64 = EOF_ACTION_ENDALL }, EOF_ACTION_REPEAT, EOF_ACTION_PASS, FLAGS, .unit = "eof_action" },
+        { "repeat", "score the rest against the reference's last frame", 0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_REPEAT }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "endall", "stop scoring; the output ends",                     0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_ENDALL }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "pass",   "pass the rest of the distorted input unscored",     0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_PASS },   0, 0, FLAGS, .unit = "eof_action" },
+    { "shortest",    "end when the shorter input ends (as eof_action=endall)",
+        OFFSET(pairing.shortest), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "repeatlast",  "with eof_action=repeat, repeat the reference's last frame (0: pass the rest unscored)",
+        OFFSET(pairing.repeatlast), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+    { "ts_sync_mode", "pairing=framesync: default (the reference frame at or before) or nearest",
+        OFFSET(pairing.ts_sync_mode), AV_OPT_TYPE_INT, { .i64 = TS_DEFAULT }, TS_DEFAULT, TS_NEAREST, FLAGS, .unit = "ts_sync_mode" },
+        { "default", "the reference frame at or before the distorted frame's timestamp", 0, AV_OPT_TYPE_CONST, { .i64 = TS_DEFAULT }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
+        { "nearest", "the reference frame with the nearest timestamp",                   0, AV_OPT_TYPE_CONST, { .i64 = TS_NEAREST }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
     { NULL }
 };
 
-FRAMESYNC_DEFINE_CLASS(vmaf_hip, VMAFHIPContext, fs);
-
-/*
- * Only complete pairs are scored by default: eof_action=endall ends the
- * scoring at the end of the shorter input, where framesync's default
- * (repeat) would pair the longer input's frames with a stale last frame of
- * the other (a reference cut short by 'q', a distorted input that ends
- * early). eof_action=repeat and eof_action=pass remain available.
- */
-static int preinit(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    int ret = vmaf_hip_framesync_preinit(ctx);
-    s->fs.opt_eof_action = EOF_ACTION_ENDALL;
-    return ret;
-}
+static const AVClass vmaf_hip_class = {
+    .class_name = "vmaf_hip",
+    .item_name  = av_default_item_name,
+    .option     = vmaf_hip_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+    .category   = AV_CLASS_CATEGORY_FILTER,
+};
 
 /* Planar YUV as libvmaf reads it, semi-planar (NV12...) and high-bit-packed
  * (P010...) as decoders and hardware give it, unpacked where the engine
@@ -474,12 +487,40 @@ static void discard_log(AVFilterContext *ctx)
 }
 
 /*
+ * A run that scored no pair writes no log, and an older log at log_path
+ * must not pass for its result (a script that reads it without looking at
+ * the exit status): it is moved aside, and the run says where.
+ */
+static void set_aside_log(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    struct stat st;
+    char *old;
+
+    discard_log(ctx);
+    if (!s->log_final || stat(s->log_final, &st) || !S_ISREG(st.st_mode))
+        return;
+    if (!(old = av_asprintf("%s.old", s->log_final)))
+        return;
+    if (rename(s->log_final, old))
+        av_log(ctx, AV_LOG_ERROR, "log_path '%s' holds an earlier run's log, which could not be "
+               "moved aside to '%s' (%s): it is not this run's result.\n", s->log_path, old,
+               av_err2str(AVERROR(errno)));
+    else
+        av_log(ctx, AV_LOG_ERROR, "log_path '%s' held an earlier run's log: it was moved to '%s' "
+               "so that it is not taken for this run's result; this run wrote no log.\n",
+               s->log_path, old);
+    av_free(old);
+}
+
+/*
  * Write the log into its temporary file and rename it over log_path. A
  * failure keeps the previous log and is returned.
  */
 static int finish_log(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
+    FFVmafPairingStats pairing;
     unsigned pushed;
     double secs, fps;
     char *dst = NULL;
@@ -494,7 +535,9 @@ static int finish_log(AVFilterContext *ctx)
     s->log_done = 1;
     secs = (s->end_time - s->start_time) / 1e6;
     fps  = secs > 0 ? pushed / secs : 0.0;
-    ret  = ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps);
+    pairing = ff_vmaf_hip_pairing_stats(&s->pairing);
+    ret  = ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps,
+                                    ff_vmaf_hip_pairing_mode_name(s->pairing.mode), &pairing);
     if (ret >= 0 && fflush(s->log_file))
         ret = AVERROR(errno);
 #if HAVE_UNISTD_H
@@ -657,42 +700,11 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame, int input)
     return AVERROR(EINVAL);
 }
 
-/* framesync pairs frames by timestamp: say so once when the pairs it makes
- * are probably not what the user meant (offset inputs, other frame rates). */
-static void warn_sync(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
-{
-    VMAFHIPContext *s = ctx->priv;
-
-    if (!s->warned_misaligned && dist->pts != AV_NOPTS_VALUE && ref->pts != AV_NOPTS_VALUE &&
-        av_compare_ts(dist->pts, ctx->inputs[0]->time_base,
-                      ref->pts, ctx->inputs[1]->time_base)) {
-        av_log(ctx, AV_LOG_WARNING,
-               "Frame %u: the distorted frame is at %s s but the reference frame paired with it "
-               "is at %s s; if the inputs start at different times, align them "
-               "(e.g. setpts=PTS-STARTPTS on both).\n",
-               ff_vmaf_engine_nb_pushed(s->engine),
-               av_ts2timestr(dist->pts, &ctx->inputs[0]->time_base),
-               av_ts2timestr(ref->pts, &ctx->inputs[1]->time_base));
-        s->warned_misaligned = 1;
-    }
-    if (!s->warned_repeated && ref->pts != AV_NOPTS_VALUE && ref->pts == s->last_ref_pts) {
-        av_log(ctx, AV_LOG_WARNING,
-               "Frame %u: the reference frame at %s s is used again (the reference has fewer "
-               "frames or a lower frame rate than the distorted input).\n",
-               ff_vmaf_engine_nb_pushed(s->engine),
-               av_ts2timestr(ref->pts, &ctx->inputs[1]->time_base));
-        s->warned_repeated = 1;
-    }
-    s->last_ref_pts = ref->pts;
-}
-
-/* The first pair: the log's fps counts from here, and warn_sync() starts. */
+/* The first pair: the log's fps counts from here. */
 static void start_clock(VMAFHIPContext *s)
 {
-    if (!s->start_time) {
-        s->start_time   = av_gettime_relative();
-        s->last_ref_pts = AV_NOPTS_VALUE;
-    }
+    if (!s->start_time)
+        s->start_time = av_gettime_relative();
 }
 
 /* Pairs held while the GPU started that are scored with each new pair. */
@@ -809,10 +821,10 @@ static int advance_cpu_phase(AVFilterContext *ctx)
     /* An output that has ended (a trim after the filter) takes no more
      * frames: the pairs still coming are not worth a GPU. (framesync sets
      * that status too when the inputs end: then the pairs held are.) */
-    if (!s->cpu_phase || (ff_outlink_get_status(ctx->outputs[0]) && !s->fs.eof))
+    if (!s->cpu_phase || (ff_outlink_get_status(ctx->outputs[0]) && !s->pairing.ended))
         return 0;
     ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
-    if (!s->gpu_warming && s->start_time && s->fs.eof) {
+    if (!s->gpu_warming && s->start_time && s->pairing.ended) {
         /* Pairs not yet scored: in flight and held. */
         unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
                ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
@@ -829,8 +841,8 @@ static int advance_cpu_phase(AVFilterContext *ctx)
         }
     }
     if (!s->gpu_warming && s->start_time && !cpu &&
-        (ran_us >= s->cpu_first * INT64_C(1000) || s->fs.eof)) {
-        if (s->fs.eof)
+        (ran_us >= s->cpu_first * INT64_C(1000) || s->pairing.ended)) {
+        if (s->pairing.ended)
             av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with more left to score than the "
                    "GPU's start costs: starting the GPU.\n");
         else
@@ -923,16 +935,13 @@ static int hold_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
     return 1;
 }
 
-static int do_vmaf(FFFrameSync *fs)
+/* A distorted frame and its reference frame (the pairing's; NULL: none). */
+static int on_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, int ref_ended)
 {
-    AVFilterContext *ctx = fs->parent;
     VMAFHIPContext *s = ctx->priv;
-    AVFrame *dist, *ref;
     int ret;
 
-    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
-    if (ret < 0)
-        return ret;
+    s->ref_ended |= ref_ended;
     if ((ret = check_frame(ctx, dist, 0)) < 0 || (ref && (ret = check_frame(ctx, ref, 1)) < 0)) {
         av_frame_free(&dist);
         return ret;
@@ -1002,9 +1011,11 @@ static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
     PendingFrame p;
     int nb_hold = 0, ret;
 
-    if (!ref && !s->ref_started && !s->flushed) {
-        /* The reference starts later: no pair yet. */
-        s->skipped_before_ref++;
+    if (!ref && !s->ref_ended && !s->flushed) {
+        /* No reference frame of its instant: the reference starts later,
+         * or has none there. */
+        if (!s->ref_started)
+            s->skipped_before_ref++;
         p.frame = dist;
         p.index = -1;
     } else if (!ref || s->flushed) {
@@ -1031,7 +1042,6 @@ static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
                    s->skipped_before_ref, s->skipped_before_ref == 1 ? "" : "s",
                    s->skipped_before_ref == 1 ? "was" : "were");
         s->ref_started = 1;
-        warn_sync(ctx, dist, ref);
         if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0, hold, &nb_hold)) < 0 ||
             (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1, hold, &nb_hold)) < 0) {
             for (int i = 0; i < nb_hold; i++)
@@ -1058,8 +1068,6 @@ static av_cold int init(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     int ret;
-
-    s->fs.on_event = do_vmaf;
 
     /* log_fmt defaults to NULL, meaning xml, so that one given without a
      * log_path is an error instead of a log silently not written. */
@@ -1234,14 +1242,12 @@ static int config_output(AVFilterLink *outlink)
     char d[128], r[128];
     int ret;
 
-    if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
-        return ret;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ol->frame_rate = il->frame_rate;
-    if ((ret = ff_framesync_configure(&s->fs)) < 0)
+    if ((ret = ff_vmaf_hip_pairing_configure(&s->pairing, ctx, on_pair)) < 0)
         return ret;
 
     /* Hardware frames pass through: the output is the main input's. */
@@ -1301,15 +1307,15 @@ static int activate(AVFilterContext *ctx)
     VMAFHIPContext *s = ctx->priv;
     int ret;
 
-    if ((ret = ff_framesync_activate(&s->fs)) < 0)
+    if ((ret = ff_vmaf_hip_pairing_activate(&s->pairing)) < 0)
         return ret;
     /* Counted here: the links are gone by the time uninit prints them. */
     for (int i = 0; i < 2; i++)
         s->frames_in[i] = ff_filter_link(ctx->inputs[i])->frame_count_in;
-    /* framesync has ended the output; the frames still waiting for their
-     * successor get their final scores and leave before the EOF is seen
-     * downstream (queued frames are consumed before a link's status). */
-    if (s->fs.eof && s->engine && !s->flushed) {
+    /* No pair is coming: the frames still waiting for their successor get
+     * their final scores and leave before the output ends (with framesync,
+     * it has ended it: queued frames are consumed before a link's status). */
+    if (s->pairing.ended && s->engine && !s->flushed) {
         for (int i = 0; i < 2; i++) {
             if (s->frames_in[i])
                 continue;
@@ -1319,15 +1325,15 @@ static int activate(AVFilterContext *ctx)
         }
         if ((ret = release_held(ctx)) < 0)
             return ret;
-        if (s->frames_in[0] != s->frames_in[1] && s->fs.opt_eof_action == EOF_ACTION_ENDALL)
-            av_log(ctx, AV_LOG_WARNING,
-                   "The inputs differ in length (main: %"PRId64" frames in, reference: %"PRId64
-                   "): scoring stopped at the end of the shorter one, only complete pairs are "
-                   "scored (eof_action=repeat would repeat its last frame, as libvmaf does).\n",
-                   s->frames_in[0], s->frames_in[1]);
-        if ((ret = flush_engine(ctx)) < 0)
+        if ((ret = ff_vmaf_hip_pairing_report_end(&s->pairing,
+                                                  ff_vmaf_engine_nb_pushed(s->engine))) < 0) {
+            set_aside_log(ctx);
             return ret;
-        return emit_ready(ctx, UINT_MAX);
+        }
+        if ((ret = flush_engine(ctx)) < 0 || (ret = emit_ready(ctx, UINT_MAX)) < 0)
+            return ret;
+        ff_vmaf_hip_pairing_close(&s->pairing);
+        return 0;
     }
     return 0;
 }
@@ -1340,6 +1346,7 @@ static void print_summary(AVFilterContext *ctx)
     unsigned scored = (pushed + s->n_subsample - 1) / s->n_subsample;
     int nb_keys = ff_vmaf_collector_nb_keys(fc);
     char line[4096] = "", backends[1024];
+    FFVmafPairingStats pairing;
     double v;
 
     for (int i = 0; i < ff_vmaf_engine_nb_models(s->engine); i++) {
@@ -1363,6 +1370,12 @@ static void print_summary(AVFilterContext *ctx)
            "reference: %"PRId64" frames in); %s; %s:%s\n",
            scored, pushed, s->frames_in[0], s->frames_in[1], backends,
            ff_vmaf_pool_method_name(s->pool_method), line);
+    pairing = ff_vmaf_hip_pairing_stats(&s->pairing);
+    av_log(ctx, pairing.off || pairing.dist_unpaired ? AV_LOG_WARNING : AV_LOG_INFO,
+           "Pairing (%s): %"PRId64" pairs scored, %"PRId64" of them off by more than the "
+           "tolerance; %"PRId64" reference frames not used; %"PRId64" distorted frames without "
+           "a reference frame.\n", ff_vmaf_hip_pairing_mode_name(s->pairing.mode),
+           pairing.pairs, pairing.off, pairing.ref_unused, pairing.dist_unpaired);
     if (s->hw_pictures)
         av_log(ctx, AV_LOG_INFO, "Hardware frames: %"PRId64" scored, %"PRId64" read in place "
                "on the GPU, %"PRId64" downloaded to the host.\n", s->hw_pictures,
@@ -1375,7 +1388,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     PendingFrame p;
     DeferredPair d;
 
-    ff_framesync_uninit(&s->fs);
+    ff_vmaf_hip_pairing_uninit(&s->pairing);
 
     /* A run that did not reach the end of the stream (the output ended
      * first, a signal) gets its log here; a failure can only be logged. */
@@ -1445,7 +1458,6 @@ static const AVFilterPad vmaf_hip_outputs[] = {
 #define VMAF_HIP_FILTER_COMMON                                  \
     .p.flags       = AVFILTER_FLAG_METADATA_ONLY,               \
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,             \
-    .preinit       = preinit,                                   \
     .init          = init,                                      \
     .uninit        = uninit,                                    \
     .activate      = activate,                                  \
@@ -1466,7 +1478,13 @@ const FFFilter ff_vf_vmaf_hip = {
  * without libvmaf (configure makes the two conflict), so that scripts and
  * tools calling libvmaf get this engine unchanged. It has libvmaf's class
  * name, so option errors and log lines say "libvmaf". */
-FRAMESYNC_DEFINE_PURE_CLASS(libvmaf, "libvmaf", vmaf_hip, vmaf_hip_options);
+static const AVClass libvmaf_class = {
+    .class_name = "libvmaf",
+    .item_name  = av_default_item_name,
+    .option     = vmaf_hip_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+    .category   = AV_CLASS_CATEGORY_FILTER,
+};
 
 static int config_output_libvmaf(AVFilterLink *outlink)
 {

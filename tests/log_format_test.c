@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 
         snprintf(path, sizeof(path), "%s/log_format_test.%s", argv[3], fmts[i]);
         if (!(f = fopen(path, "w")) ||
-            ff_vmaf_engine_write_log(e, f, ff_vmaf_log_format_from_name(fmts[i]), 123.45) < 0) {
+            ff_vmaf_engine_write_log(e, f, ff_vmaf_log_format_from_name(fmts[i]), 123.45, NULL, NULL) < 0) {
             if (f)
                 fclose(f);
             printf("FAIL log %s: cannot write %s\n", fmts[i], path);

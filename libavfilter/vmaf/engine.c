@@ -640,7 +640,8 @@ int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
 }
 
 int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
-                             enum FFVmafLogFormat fmt, double fps)
+                             enum FFVmafLogFormat fmt, double fps,
+                             const char *pairing_mode, const FFVmafPairingStats *pairing)
 {
     char backends[1024];
     FFVmafLogInfo info = {
@@ -650,6 +651,8 @@ int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
         .nb_frames = ff_vmaf_engine_nb_frames(e),
         .step      = e->step,
         .version   = FF_VMAF_REFERENCE_VERSION,
+        .pairing_mode = pairing_mode,
+        .pairing      = pairing,
     };
     if (e->gpu_name[0]) {
         ff_vmaf_engine_describe_backends(e, backends, sizeof(backends));

@@ -238,9 +238,11 @@ const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i);
 int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
                         enum FFVmafPoolMethod method, double *result);
 
-/** Write the log; fps is the measured scoring speed. */
+/** Write the log; fps is the measured scoring speed; pairing_mode and
+ *  pairing (NULL: none) say how the frames were paired. */
 int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
-                             enum FFVmafLogFormat fmt, double fps);
+                             enum FFVmafLogFormat fmt, double fps,
+                             const char *pairing_mode, const FFVmafPairingStats *pairing);
 
 /** Threads actually used (after configure). */
 int ff_vmaf_engine_nb_threads(const FFVmafEngine *e);

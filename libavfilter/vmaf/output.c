@@ -23,6 +23,7 @@
  * tools that parse libvmaf logs parse ours unchanged.
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -138,6 +139,11 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
         fprintf(f, "\" />\n");
     } else
         fprintf(f, "  <fyi fps=\"%.2f\" />\n", info->fps);
+    if (info->pairing)
+        fprintf(f, "  <pairing mode=\"%s\" pairs=\"%"PRId64"\" pairs_off=\"%"PRId64"\" "
+                "reference_unused=\"%"PRId64"\" distorted_unpaired=\"%"PRId64"\" />\n",
+                info->pairing_mode, info->pairing->pairs, info->pairing->off,
+                info->pairing->ref_unused, info->pairing->dist_unpaired);
     fprintf(f, "  <frames>\n");
     FOR_EACH_FRAME(i, info) {
         if (!frame_has_values(fc, nb_keys, i))
@@ -215,6 +221,11 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         json_string(f, info->backends);
         fprintf(f, ",\n");
     }
+    if (info->pairing)
+        fprintf(f, "  \"pairing\": {\"mode\": \"%s\", \"pairs\": %"PRId64", \"pairs_off\": %"PRId64", "
+                "\"reference_unused\": %"PRId64", \"distorted_unpaired\": %"PRId64"},\n",
+                info->pairing_mode, info->pairing->pairs, info->pairing->off,
+                info->pairing->ref_unused, info->pairing->dist_unpaired);
     fprintf(f, "  \"frames\": [");
     FOR_EACH_FRAME(i, info) {
         int nb = 0, written = 0;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "collector.h"
+#include "pairing.h"
 
 enum FFVmafPoolMethod {
     FF_VMAF_POOL_MIN,
@@ -68,6 +69,12 @@ typedef struct FFVmafLogInfo {
      * byte-identical to libvmaf's.
      */
     const char *backends;
+    /**
+     * How the frames were paired and what was left out, as fields libvmaf's
+     * parsers skip; NULL (a run outside the filter) writes none.
+     */
+    const char *pairing_mode;
+    const FFVmafPairingStats *pairing;
 } FFVmafLogInfo;
 
 /** Write every key of fc, its pooled values and aggregates, libvmaf-style. */
