@@ -1372,9 +1372,9 @@ static void print_summary(AVFilterContext *ctx)
            ff_vmaf_pool_method_name(s->pool_method), line);
     pairing = ff_vmaf_hip_pairing_stats(&s->pairing);
     av_log(ctx, pairing.off || pairing.dist_unpaired ? AV_LOG_WARNING : AV_LOG_INFO,
-           "Pairing (%s): %"PRId64" pairs scored, %"PRId64" of them off by more than the "
-           "tolerance; %"PRId64" reference frames not used; %"PRId64" distorted frames without "
-           "a reference frame.\n", ff_vmaf_hip_pairing_mode_name(s->pairing.mode),
+           "Pairing (%s): %"PRId64" pairs scored (off by more than the tolerance: %"PRId64"); "
+           "reference frames not used: %"PRId64"; distorted frames without a reference frame: "
+           "%"PRId64".\n", ff_vmaf_hip_pairing_mode_name(s->pairing.mode),
            pairing.pairs, pairing.off, pairing.ref_unused, pairing.dist_unpaired);
     if (s->hw_pictures)
         av_log(ctx, AV_LOG_INFO, "Hardware frames: %"PRId64" scored, %"PRId64" read in place "

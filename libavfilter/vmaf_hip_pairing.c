@@ -121,8 +121,10 @@ static void end_pairs(VMAFHIPPairing *p)
     AVFilterContext *ctx = p->ctx;
 
     p->ended = 1;
-    /* Reference frames read and never used count as left out; those
-     * not read are not counted. */
+    /* Reference frames read and never used count as left out (those not
+     * read are not counted); past the distorted input's end they are no
+     * sign of a dropped frame. */
+    p->warned_skip = 1;
     drop_refs(p, p->nb_refs);
     for (int i = 0; i < 2; i++)
         ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
@@ -412,12 +414,15 @@ int ff_vmaf_hip_pairing_report_end(VMAFHIPPairing *p, int64_t scored)
                    p->nb_read[0], SECS(p->first_t[0]), SECS(p->last_t[0]), ref_in);
         else
             av_log(ctx, AV_LOG_ERROR, "No frame pair was scored: the inputs do not overlap in "
-                   "time. The distorted frames read run from %s s to %s s (%"PRId64" frames), "
-                   "the reference frames read from %s s to %s s (%"PRId64" frames). Align the "
+                   "time. The distorted frames read run from %s s to %s s (%"PRId64" frame%s%s), "
+                   "the reference frames read from %s s to %s s (%"PRId64" frame%s). Align the "
                    "inputs' timestamps (setpts=PTS-STARTPTS on both, or -itsoffset), or pair "
                    "frames in order with pairing=index.\n",
                    SECS(p->first_t[0]), SECS(p->last_t[0]), p->nb_read[0],
-                   SECS(p->first_t[1]), SECS(p->last_t[1]), p->nb_read[1]);
+                   p->nb_read[0] == 1 ? "" : "s",
+                   p->stopped_at_ref_end ? "; none after could meet the reference, which had ended" : "",
+                   SECS(p->first_t[1]), SECS(p->last_t[1]), p->nb_read[1],
+                   p->nb_read[1] == 1 ? "" : "s");
         return AVERROR(EINVAL);
     }
     if (p->stopped_at_ref_end)

@@ -116,6 +116,9 @@ run_unit "" gpu_graph_test
 # The GPU's stand-in for powf(x, 7) in CIEDE2000 against this host's powf,
 # at every argument of its range: runs everywhere.
 run_unit "" ciede_pow7_test
+# The pairing rule (which reference frame each distorted frame meets) on
+# timelines as containers round them: runs everywhere.
+run_unit "" pairing_test
 # GPU against CPU, value by value, for every option set of every feature's
 # twin: built always, run when a GPU answers (it exits 77 when none does).
 if build_test gpu_parity_test; then
@@ -260,15 +263,16 @@ else
     grep -i "thread\|gpu" "$build/auto_late.log" | tail -5
 fi
 
-# ---- frame pairing: a reference at another frame rate is scored, with a warning ----
+# ---- frame pairing: a reference at another frame rate is scored, and counted ----
 
 if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" \
        -f lavfi -i "testsrc2=size=320x240:rate=10:duration=0.2" \
        -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr" -f null - > "$build/sync.log" 2>&1 &&
-   grep -q "the reference frame at 0 s is used again" "$build/sync.log"; then
-    pass "repeated reference frames are reported"
+   grep -q "The inputs' frame rates differ (distorted: 25.000 fps, reference: 10.000 fps)" "$build/sync.log" &&
+   grep -q "Pairing (instant): 5 pairs scored (off by more than the tolerance: 0); reference frames not used: 0" "$build/sync.log"; then
+    pass "a reference at a lower frame rate: each frame meets the reference frame on screen, said and counted"
 else
-    fail "repeated reference frames are reported"
+    fail "a reference at a lower frame rate"
     tail -5 "$build/sync.log"
 fi
 
@@ -508,6 +512,10 @@ EOF_CODECS
 # ---- stream timing: late, early, empty and resized inputs; an output that ends first ----
 
 . "$top/tests/timing.sh"
+
+# ---- frame pairing on real timelines: encodes against their sources, other rates, gaps ----
+
+. "$top/tests/pairing.sh"
 
 # ---- the GPU failing mid-stream (a simulated GPU on machines without one) ----
 
