@@ -91,7 +91,7 @@ static int check_model_feature(FFVmafEngine *e, const FFVmafModel *model, const 
     return AVERROR(EINVAL);
 }
 
-static int add_model_entry(FFVmafEngine *e, const char *entry)
+static int load_model_entry(FFVmafEngine *e, const char *entry)
 {
     EngineModel *m;
     int ret;
@@ -148,6 +148,16 @@ static int add_model_entry(FFVmafEngine *e, const char *entry)
     return 0;
 fail:
     free_model(&m);
+    return ret;
+}
+
+/* A model that does not load, for whatever reason, is also reported as
+ * libvmaf's filter reports it, once. */
+static int add_model_entry(FFVmafEngine *e, const char *entry)
+{
+    int ret = load_model_entry(e, entry);
+    if (ret < 0)
+        ff_vmaf_model_log_not_loaded(entry, e->log_ctx);
     return ret;
 }
 

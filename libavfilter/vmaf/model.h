@@ -95,6 +95,14 @@ int ff_vmaf_model_load_builtin(FFVmafModel **m, const char *version,
 int ff_vmaf_model_open(FFVmafModel **m, const char *desc, void *log_ctx);
 
 /**
+ * Log that the model of entry desc (as given to ff_vmaf_model_open()) could
+ * not be loaded, in the words of FFmpeg's libvmaf filter ("could not load
+ * libvmaf model with version: ..."): once per failed entry, after the
+ * messages that say why.
+ */
+void ff_vmaf_model_log_not_loaded(const char *desc, void *log_ctx);
+
+/**
  * Set option opt=value on every input computed by extractor (libvmaf's
  * model feature overload); it replaces a value the model file gave.
  * @return the number of inputs changed (0: the model does not use that

@@ -207,6 +207,34 @@ static int apply_overrides(FFVmafModel *m, char **keys, char **values,
     return 0;
 }
 
+void ff_vmaf_model_log_not_loaded(const char *desc, void *log_ctx)
+{
+    const char *version = NULL, *path = NULL;
+    char *copy = av_strdup(desc ? desc : ""), *saveptr = NULL, *tok;
+
+    /* The entry's version and path as ff_vmaf_model_open() reads them:
+     * the last of each counts. */
+    for (tok = copy ? av_strtok(copy, ":", &saveptr) : NULL; tok;
+         tok = av_strtok(NULL, ":", &saveptr)) {
+        const char *value;
+        if (av_strstart(tok, "version=", &value))
+            version = *value ? value : NULL;
+        else if (av_strstart(tok, "path=", &value))
+            path = *value ? value : NULL;
+    }
+    /* libvmaf's filter words it so, naming the version or the path it was
+     * given, and tools that run it (easyVmaf, scripts probing for the
+     * built-in models) look for these words in its output. */
+    if (version && !path)
+        av_log(log_ctx, AV_LOG_ERROR, "could not load libvmaf model with version: %s\n",
+               version);
+    else if (path && !version)
+        av_log(log_ctx, AV_LOG_ERROR, "could not load libvmaf model with path: %s\n", path);
+    else
+        av_log(log_ctx, AV_LOG_ERROR, "could not load libvmaf model '%s'\n", desc ? desc : "");
+    av_free(copy);
+}
+
 int ff_vmaf_model_open(FFVmafModel **m, const char *desc, void *log_ctx)
 {
     FFVmafModelConfig cfg = { 0 };
