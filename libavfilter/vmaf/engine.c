@@ -120,9 +120,19 @@ static void merge_into_twin(FFVmafFeature *twin, const FFVmafFeature *f)
     }
 }
 
-int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
-                                        const AVDictionary *opts,
-                                        FFVmafFeature **out)
+/*
+ * libvmaf reports a feature it cannot set up with these words, and tools
+ * that run FFmpeg's libvmaf filter (ffmpeg-quality-metrics) look for them
+ * in its output: every such failure ends with this line, once, after the
+ * message that says why.
+ */
+static void feature_failed(const FFVmafEngine *e, const char *what)
+{
+    av_log(e->log_ctx, AV_LOG_ERROR, "could not initialize feature extractor \"%s\"\n", what);
+}
+
+static int add_feature(FFVmafEngine *e, const char *name, const AVDictionary *opts,
+                       FFVmafFeature **out)
 {
     const FFVmafExtractor *ex = ff_vmaf_extractor_find(name);
     FFVmafFeature *f, *twin;
@@ -159,6 +169,16 @@ int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
     return 0;
 }
 
+int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
+                                        const AVDictionary *opts,
+                                        FFVmafFeature **out)
+{
+    int ret = add_feature(e, name, opts, out);
+    if (ret < 0)
+        feature_failed(e, name);
+    return ret;
+}
+
 int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
                               int (*add)(FFVmafEngine *e, const char *entry))
 {
@@ -177,22 +197,66 @@ int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
     return ret;
 }
 
+/*
+ * A feature entry without name=: the word it starts with when that is no
+ * key=value pair (feature=psnr), else a key that is a feature's name
+ * (feature=psnr=true), in word; 1 when that word is a feature's name.
+ */
+static int meant_feature(const char *spec, const AVDictionary *entry, char *word, size_t size)
+{
+    const AVDictionaryEntry *t = NULL;
+    size_t n = strcspn(spec, "=:\\'");
+
+    word[0] = 0;
+    if (n && spec[n] != '=' && spec[n] != '\\' && spec[n] != '\'') {
+        av_strlcpy(word, spec, FFMIN(n + 1, size));
+        return !!ff_vmaf_extractor_find(word);
+    }
+    while ((t = av_dict_iterate(entry, t)))
+        if (ff_vmaf_extractor_find(t->key)) {
+            av_strlcpy(word, t->key, size);
+            return 1;
+        }
+    return 0;
+}
+
 static int add_feature_entry(FFVmafEngine *e, const char *spec)
 {
     AVDictionary *entry = NULL, *opts = NULL;
     const AVDictionaryEntry *name;
+    char word[256] = "";
     int ret;
 
     /* key=value pairs at ':' with FFmpeg's usual backslash escaping. */
-    if ((ret = av_dict_parse_string(&entry, spec, "=", ":", 0)) < 0) {
+    ret  = av_dict_parse_string(&entry, spec, "=", ":", 0);
+    name = ret < 0 ? NULL : av_dict_get(entry, "name", NULL, 0);
+    if (!name && meant_feature(spec, entry, word, sizeof(word))) {
+        /* A feature's name where name=<feature> was expected: say what to
+         * write, not only what was wrong. */
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Feature entry '%s' has no name=<feature>: did you mean name=%s?\n",
+               spec, word);
+        feature_failed(e, word);
+        ret = AVERROR(EINVAL);
+    } else if (!name && word[0]) {
+        av_log(e->log_ctx, AV_LOG_ERROR,
+               "Feature entry '%s' has no name=<feature>, and '%s' is not a feature. "
+               "Available features: %s.\n", spec, word, ff_vmaf_extractor_names());
+        feature_failed(e, word);
+        ret = AVERROR(EINVAL);
+    } else if (ret < 0) {
         av_log(e->log_ctx, AV_LOG_ERROR,
                "Cannot parse '%s': expected key=value pairs separated by ':'.\n", spec);
-    } else if (!(name = av_dict_get(entry, "name", NULL, 0))) {
+        feature_failed(e, spec);
+    } else if (!name) {
         av_log(e->log_ctx, AV_LOG_ERROR,
                "A feature entry needs name=<feature>. Available features: %s.\n",
                ff_vmaf_extractor_names());
+        feature_failed(e, spec);
         ret = AVERROR(EINVAL);
-    } else if ((ret = av_dict_copy(&opts, entry, 0)) >= 0) {
+    } else if ((ret = av_dict_copy(&opts, entry, 0)) < 0) {
+        feature_failed(e, name->value);
+    } else {
         av_dict_set(&opts, "name", NULL, 0);
         ret = ff_vmaf_engine_add_feature_instance(e, name->value, opts, NULL);
     }
@@ -262,6 +326,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
+            feature_failed(e, f->ex->name);
             close_features(e, i);
             return ret;
         }
