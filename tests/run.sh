@@ -512,6 +512,7 @@ EOF_CODECS
 # ---- stream timing: late, early, empty and resized inputs; an output that ends first ----
 
 . "$top/tests/timing.sh"
+. "$top/tests/messages.sh"
 
 # ---- frame pairing on real timelines: encodes against their sources, other rates, gaps ----
 
