@@ -1187,6 +1187,19 @@ static int config_input_ref(AVFilterLink *inlink)
         char d[128], r[128];
         describe_link(d, sizeof(d), main_link);
         describe_link(r, sizeof(r), ref_link);
+        if (main_link->w == ref_link->h && main_link->h == ref_link->w &&
+            main_link->w != main_link->h) {
+            /* A phone video's rotation: ffmpeg turns it upright by its
+             * display matrix; scaling would squash it instead. */
+            av_log(ctx, AV_LOG_ERROR,
+                   "The inputs differ: main (distorted) is %s, reference is %s: each is the "
+                   "other turned on its side, as when one carries a rotation (a phone video) "
+                   "that ffmpeg applies and the other does not. Score both as stored with "
+                   "-noautorotate before each -i, or turn one with transpose=clock (or "
+                   "transpose=cclock) before the filter; scaling would squash the picture.\n",
+                   d, r);
+            return AVERROR(EINVAL);
+        }
         av_log(ctx, AV_LOG_ERROR,
                "The inputs differ: main (distorted) is %s, reference is %s. "
                "Both must have the same size, bit depth and chroma subsampling; scale or convert one "
@@ -1229,6 +1242,47 @@ static int setup_hw_frames(AVFilterContext *ctx)
         ff_vmaf_engine_set_cuda_frames(s->engine, cuda->cuda_ctx, cuda->stream);
 #endif
     return 0;
+}
+
+/*
+ * Colour range: the engine scores the samples as they are, so a full-range
+ * picture against a limited-range one scores the difference of ranges.
+ * Say so, and say when ffmpeg converted an input's range on its way here
+ * (a scale filter it inserted, to agree with the output's formats): the
+ * picture scored is then not the file's.
+ */
+/* The range a link's samples are in: unspecified is limited, as swscale
+ * takes it, and the deprecated yuvj formats are full. */
+static enum AVColorRange link_range(const AVFilterLink *l)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(l->format);
+    if (l->color_range == AVCOL_RANGE_JPEG || (desc && !strncmp(desc->name, "yuvj", 4)))
+        return AVCOL_RANGE_JPEG;
+    return AVCOL_RANGE_MPEG;
+}
+
+static void warn_range(AVFilterContext *ctx)
+{
+    static const char *const role[2] = { "distorted", "reference" };
+    enum AVColorRange range[2];
+
+    for (int i = 0; i < 2; i++) {
+        const AVFilterLink *l = ctx->inputs[i];
+        const AVFilterContext *src = l->src;
+        range[i] = link_range(l);
+        if (src && src->nb_inputs == 1 && !strncmp(src->name, "auto_scale", 10) &&
+            link_range(src->inputs[0]) != range[i])
+            av_log(ctx, AV_LOG_WARNING, "ffmpeg converted the %s input from %s range to %s "
+                   "range before this filter: it is scored as converted, not as stored.\n",
+                   role[i], av_color_range_name(link_range(src->inputs[0])),
+                   av_color_range_name(range[i]));
+    }
+    if (range[0] != range[1])
+        av_log(ctx, AV_LOG_WARNING, "The distorted input is %s range and the reference %s range: "
+               "the scores include the difference of ranges. Convert one first (e.g. "
+               "scale=in_range=%s:out_range=%s on the distorted input).\n",
+               av_color_range_name(range[0]), av_color_range_name(range[1]),
+               av_color_range_name(range[0]), av_color_range_name(range[1]));
 }
 
 static int config_output(AVFilterLink *outlink)
@@ -1285,6 +1339,12 @@ static int config_output(AVFilterLink *outlink)
     describe_link(r, sizeof(r), ctx->inputs[1]);
     av_log(ctx, AV_LOG_INFO, "main (input 0) = distorted: %s; reference (input 1) = reference: %s.\n",
            d, r);
+    warn_range(ctx);
+    if (mainlink->w < 40 || mainlink->h < 40)
+        av_log(ctx, AV_LOG_WARNING, "At %dx%d, below 40 pixels a side, libvmaf's own ADM and "
+               "VMAF values are undefined (it reads memory it never wrote, and its numbers vary "
+               "from run to run): vmaf_hip's are defined, but no libvmaf value exists to compare "
+               "them with.\n", mainlink->w, mainlink->h);
     /* backend=auto: the CPU first, the GPU once the stream proves long
      * (hardware frames: their GPU is open already). */
     if (s->backend == BACKEND_AUTO && s->cpu_first) {
@@ -1473,6 +1533,25 @@ const FFFilter ff_vf_vmaf_hip = {
     VMAF_HIP_FILTER_COMMON,
 };
 
+#if CONFIG_VMAF_HIP_LIBVMAF_FILTER || CONFIG_VMAF_HIP_LIBVMAF_CUDA_FILTER
+/* The aliases say at start-up whose numbers they give. */
+static int config_output_libvmaf(AVFilterLink *outlink)
+{
+    av_log(outlink->src, AV_LOG_INFO,
+           "%s is provided by vmaf_hip (libvmaf 3.2.0 numbers, on a GPU when one "
+           "answers); this FFmpeg was built without libvmaf.\n", outlink->src->filter->name);
+    return config_output(outlink);
+}
+
+static const AVFilterPad libvmaf_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output_libvmaf,
+    },
+};
+#endif
+
 #if CONFIG_VMAF_HIP_LIBVMAF_FILTER
 /* The same filter under the name "libvmaf", built when FFmpeg is built
  * without libvmaf (configure makes the two conflict), so that scripts and
@@ -1486,26 +1565,32 @@ static const AVClass libvmaf_class = {
     .category   = AV_CLASS_CATEGORY_FILTER,
 };
 
-static int config_output_libvmaf(AVFilterLink *outlink)
-{
-    av_log(outlink->src, AV_LOG_INFO,
-           "libvmaf is provided by vmaf_hip (libvmaf 3.2.0 numbers, on a GPU when one "
-           "answers); this FFmpeg was built without libvmaf.\n");
-    return config_output(outlink);
-}
-
-static const AVFilterPad libvmaf_outputs[] = {
-    {
-        .name          = "default",
-        .type          = AVMEDIA_TYPE_VIDEO,
-        .config_props  = config_output_libvmaf,
-    },
-};
-
 const FFFilter ff_vf_vmaf_hip_libvmaf = {
     .p.name        = "libvmaf",
     .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF between a distorted (main) and a reference input: vmaf_hip under libvmaf's name."),
     .p.priv_class  = &libvmaf_class,
+    FILTER_OUTPUTS(libvmaf_outputs),
+    VMAF_HIP_FILTER_COMMON,
+};
+#endif
+
+#if CONFIG_VMAF_HIP_LIBVMAF_CUDA_FILTER
+/* And under "libvmaf_cuda", for scripts that ask for libvmaf's CUDA
+ * filter (easyVmaf's -gpu): the same options; the CUDA frames it is given
+ * (NVDEC's, hwupload_cuda's) are scored on their GPU where they are, and
+ * software frames are accepted too. */
+static const AVClass libvmaf_cuda_class = {
+    .class_name = "libvmaf_cuda",
+    .item_name  = av_default_item_name,
+    .option     = vmaf_hip_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+    .category   = AV_CLASS_CATEGORY_FILTER,
+};
+
+const FFFilter ff_vf_vmaf_hip_libvmaf_cuda = {
+    .p.name        = "libvmaf_cuda",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF between a distorted (main) and a reference input on a GPU: vmaf_hip under libvmaf_cuda's name."),
+    .p.priv_class  = &libvmaf_cuda_class,
     FILTER_OUTPUTS(libvmaf_outputs),
     VMAF_HIP_FILTER_COMMON,
 };

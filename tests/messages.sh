@@ -57,3 +57,66 @@ m_case "feature init failing" "Feature 'cambi': unknown eotf 'nope'" \
     "$feature_phrase \"cambi\"" "model=:feature=name=cambi\\\\:eotf=nope"
 m_case "feature name without name=" "did you mean name=psnr?" \
     "$feature_phrase \"psnr\"" "model=:feature=psnr"
+
+# ---- inputs that score wrongly without a word ----
+
+m_run() { # name args...: ffmpeg -f null, output in $messages/name.log
+    n=$1; shift
+    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$messages/$n.log" 2>&1
+}
+# A rotated phone video against its source: turn it, do not squash it.
+if ! m_run rotated -f lavfi -i "testsrc2=size=160x90:duration=0.2" -f lavfi -i "testsrc2=size=90x160:duration=0.2" \
+       -lavfi "[0:v][1:v]vmaf_hip" &&
+   grep -q "each is the other turned on its side" "$messages/rotated.log" &&
+   grep -q -- "-noautorotate" "$messages/rotated.log" && ! grep -q "scale=" "$messages/rotated.log"; then
+    pass "messages: sizes turned on their side suggest -noautorotate or transpose, not scale"
+else
+    fail "messages: sizes turned on their side"; grep -i differ "$messages/rotated.log"
+fi
+# Full range against limited: ffmpeg converts one input to the other's
+# range on the way in; the filter says which and which way.
+if m_run range -f lavfi -i "testsrc2=size=160x90:duration=0.2" -f lavfi -i "testsrc2=size=160x90:duration=0.2" \
+       -lavfi "[0:v]format=yuvj420p[d];[1:v]format=yuv420p[r];[d][r]vmaf_hip" &&
+   grep -q "ffmpeg converted the distorted input from pc range to tv range before this filter" \
+       "$messages/range.log"; then
+    pass "messages: a colour-range conversion on the way in is said, with the input and the direction"
+else
+    fail "messages: colour-range conversion"; grep -i range "$messages/range.log"
+fi
+# Below 40 pixels a side libvmaf's own values are undefined.
+if m_run small -f lavfi -i "testsrc2=size=32x32:duration=0.2" -f lavfi -i "testsrc2=size=32x32:duration=0.2" \
+       -lavfi "[0:v][1:v]vmaf_hip" &&
+   grep -q "At 32x32, below 40 pixels a side, libvmaf's own ADM and VMAF values are undefined" \
+       "$messages/small.log" &&
+   m_run large -f lavfi -i "testsrc2=size=40x40:duration=0.2" -f lavfi -i "testsrc2=size=40x40:duration=0.2" \
+       -lavfi "[0:v][1:v]vmaf_hip" && ! grep -q "below 40 pixels" "$messages/large.log"; then
+    pass "messages: below 40 pixels a side, a warning that libvmaf's values are undefined there"
+else
+    fail "messages: below 40 pixels a side"
+fi
+
+# ---- libvmaf_cuda: vmaf_hip under that name too, when FFmpeg has none ----
+
+if grep -q '^#define CONFIG_VMAF_HIP_LIBVMAF_CUDA_FILTER 1' "$obj/config_components.h" 2>/dev/null; then
+    for f in vmaf_hip libvmaf_cuda; do
+        m_run alias-$f -f lavfi -i "testsrc2=size=160x90:duration=0.4,avgblur=2" \
+            -f lavfi -i "testsrc2=size=160x90:duration=0.4" \
+            -lavfi "[0:v][1:v]$f=log_fmt=json:log_path=$messages/alias-$f.json"
+        echo "exit $?" >> "$messages/alias-$f.log"
+        grep -v '"fps"' "$messages/alias-$f.json" > "$messages/alias-$f.cmp" 2>/dev/null
+    done
+    if grep -q "^exit 0" "$messages/alias-libvmaf_cuda.log" &&
+       grep -q "libvmaf_cuda is provided by vmaf_hip" "$messages/alias-libvmaf_cuda.log" &&
+       grep -q '"vmaf": {' "$messages/alias-libvmaf_cuda.cmp" &&
+       cmp -s "$messages/alias-vmaf_hip.cmp" "$messages/alias-libvmaf_cuda.cmp" &&
+       "$ffmpeg" -hide_banner -h filter=libvmaf_cuda 2>&1 | grep -q "log_fmt"; then
+        pass "messages: libvmaf_cuda=log_fmt=json:log_path=... gives vmaf_hip's log, and takes libvmaf's options"
+    else
+        fail "messages: libvmaf_cuda alias"; tail -3 "$messages/alias-libvmaf_cuda.log"
+    fi
+elif grep -q '^#define CONFIG_CUDA 1' "$obj/config.h" 2>/dev/null &&
+     ! grep -q '^#define CONFIG_LIBVMAF_CUDA_FILTER 1' "$obj/config_components.h" 2>/dev/null; then
+    fail "messages: this FFmpeg has CUDA and no libvmaf_cuda, but vmaf_hip is not registered as libvmaf_cuda"
+else
+    echo "messages: libvmaf_cuda alias: skipped: no CUDA in this FFmpeg, or the real libvmaf_cuda"
+fi

@@ -46,6 +46,10 @@ patch)
     # real libvmaf filter is not built (configure.patch).
     insert_before "$tree/libavfilter/allfilters.c" 'extern const FFFilter ff_vf_vmafmotion;' \
         'extern const FFFilter ff_vf_vmaf_hip_libvmaf;'
+    # ... and libvmaf_cuda, when the real one is not built, with the GPU
+    # as its backend (its scripts pass CUDA frames).
+    insert_before "$tree/libavfilter/allfilters.c" 'extern const FFFilter ff_vf_vmafmotion;' \
+        'extern const FFFilter ff_vf_vmaf_hip_libvmaf_cuda;'
     insert_before "$tree/libavfilter/Makefile" 'include $(SRC_PATH)/libavfilter/vulkan/Makefile' \
         'include $(SRC_PATH)/libavfilter/vmaf/Makefile'
     insert_before "$tree/tests/Makefile" 'include $(SRC_PATH)/tests/fate/filter-video.mak' \
