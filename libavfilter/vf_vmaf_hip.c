@@ -143,9 +143,11 @@ typedef struct VMAFHIPContext {
     /* Per picture as the engine numbers them: [0] reference, [1] distorted. */
     enum AVPixelFormat sw_format[2];    ///< of the samples (hardware frames: their sw_format)
     int hw_in_place;                ///< the GPU reads hardware frames where they are
+    int hw_foreign[2];              ///< ... but not these, of another CUDA context: copied
     AVFrame *host[2];               ///< downloads of hardware frames
     int64_t hw_pictures;            ///< hardware frames scored
     int64_t downloads;              ///< of which downloaded to the host
+    int64_t hw_copied;              ///< ... only, from another CUDA context
 } VMAFHIPContext;
 
 #define OFFSET(x) offsetof(VMAFHIPContext, x)
@@ -640,7 +642,7 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
         return 0;
     }
     s->hw_pictures++;
-    if (!s->hw_in_place || ff_vmaf_engine_needs_host_pixels(s->engine)) {
+    if (!s->hw_in_place || s->hw_foreign[which] || ff_vmaf_engine_needs_host_pixels(s->engine)) {
         AVFrame *dst = s->host[which];
         /* An engine that scores frames in parallel reads the copy after
          * this call: each frame gets its own, and the hardware frame is
@@ -658,7 +660,8 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
             return ret;
         }
         s->downloads++;
-        if (!s->hw_in_place) {
+        if (!s->hw_in_place || s->hw_foreign[which]) {
+            s->hw_copied += s->hw_in_place;
             picture_from_frame(pic, dst, &s->geo, which);
             return 0;
         }
@@ -1231,10 +1234,16 @@ static int setup_hw_frames(AVFilterContext *ctx)
         frames = (AVHWFramesContext *)fl->hw_frames_ctx->data;
         dev    = frames->device_ctx->hwctx;
         if (cuda && cuda->cuda_ctx != dev->cuda_ctx) {
-            av_log(ctx, AV_LOG_ERROR, "The two inputs' CUDA frames come from different CUDA "
-                   "devices; decode both with the same -hwaccel_device (or -init_hw_device "
-                   "cuda=gpu -filter_hw_device gpu).\n");
-            return AVERROR(EINVAL);
+            /* Another CUDA context (hwupload_cuda's device and the
+             * decoder's, each made by ffmpeg): the GPU works in the first
+             * one's, and this input's frames reach it through the host. */
+            s->hw_foreign[!i] = 1;
+            av_log(ctx, AV_LOG_WARNING, "The two inputs' CUDA frames are in different CUDA "
+                   "contexts: the %s input's are copied through the host. To read both in "
+                   "place, give them one device: -init_hw_device cuda=gpu, with -hwaccel_device "
+                   "gpu for each decoded input and -filter_hw_device gpu for hwupload_cuda.\n",
+                   i ? "reference" : "distorted");
+            continue;
         }
         cuda = dev;
     }
@@ -1439,7 +1448,7 @@ static void print_summary(AVFilterContext *ctx)
     if (s->hw_pictures)
         av_log(ctx, AV_LOG_INFO, "Hardware frames: %"PRId64" scored, %"PRId64" read in place "
                "on the GPU, %"PRId64" downloaded to the host.\n", s->hw_pictures,
-               s->hw_in_place ? s->hw_pictures : 0, s->downloads);
+               s->hw_in_place ? s->hw_pictures - s->hw_copied : 0, s->downloads);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)

@@ -149,7 +149,7 @@ static int fuzz_run_frames(FFVmafEngine *e, const FFVmafGeometry *geo,
         if (!null && !(null = fopen("/dev/null", "w")))
             abort();
         for (int fmt = FF_VMAF_LOG_XML; fmt <= FF_VMAF_LOG_SUB; fmt++)
-            ff_vmaf_engine_write_log(e, null, fmt, 1.0);
+            ff_vmaf_engine_write_log(e, null, fmt, 1.0, NULL, NULL);
     }
     return ret;
 }
