@@ -100,6 +100,13 @@ if build_test vmaf_reference_test; then
     "$build/vmaf_reference_test" "$data" "$ref/fullprecision" vmaf_v0.6.1__fullprec 3 > "$build/threads.log" 2>&1
     count_results "$build/threads.log" "vmaf_reference_test (3 threads)"
 fi
+# CAMBI finished on the CPU after the GPU failed at frame 0 (the simulated
+# GPU's kernels fail): still libvmaf's numbers, on any machine.
+if build_test vmaf_reference_test; then
+    VMAF_HIP_SIMULATE_GPU=1 "$build/vmaf_reference_test" "$data" "$ref/fullprecision" cambi \
+        > "$build/cambi_gpu_fault.log" 2>&1
+    count_results "$build/cambi_gpu_fault.log" "vmaf_reference_test (cambi after a GPU failure)"
+fi
 # The code objects configure promised (it found nvcc / hipcc) must be there.
 need=""
 grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" && need="$need nv"

@@ -331,11 +331,10 @@ int ff_vmaf_cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     }
     ff_vmaf_cambi_recip_init(s->recip);
     ff_vmaf_cambi_dsp_init(&s->dsp);
+    /* active and recip are set per picture: they point into the context */
     s->params.nb_diffs  = nd;
     s->params.max_value = max_value;
-    s->params.active    = s->active;
     s->params.weights   = ff_vmaf_cambi_contrast_weights;
-    s->params.recip     = s->recip;
 
     /* The encode size defaults to, and cannot exceed, the input size. */
     {
@@ -403,6 +402,11 @@ double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
 
     score_buf_layout(sz, s->buf, &b);
     params.window = sz->window;
+    /* The tables from where the context is now, not where init found it:
+     * the engine moves the context into a GPU twin's (which may decline,
+     * or fail and hand the frames back to this code). */
+    params.active = s->active;
+    params.recip  = s->recip;
 
     /* Encodes below 10 bits are dithered: average that out. */
     ff_vmaf_cambi_preprocess(&s->dsp, b.img, w, w, h, pic->data[0],

@@ -67,7 +67,7 @@ typedef struct CambiContext {
     int vlt_luma;
     uint32_t active[FF_VMAF_CAMBI_MAX_SAMPLE + 1];
     float recip[FF_VMAF_CAMBI_MAX_AREA + 1];
-    FFVmafCambiParams params;   ///< window set per picture
+    FFVmafCambiParams params;   ///< window and tables set per picture
     FFVmafCambiDSPContext dsp;
     uint8_t *buf;               ///< scratch of ff_vmaf_cambi_score()
     CambiSize enc, src;
