@@ -142,6 +142,7 @@ fi
 # against its definition everywhere; the GPU's kernels against the host's
 # sequential sum, on terms made to be hard, when a GPU answers.
 run_unit "" gpu_ssim_sum_test
+run_unit "" cambi_heatmaps_test
 run_unit "" log_format_test "$data" "$format_dir" "$build"
 
 # ---- dsp: every SIMD version against its C version, bit-exact (checkasm) ----

@@ -196,6 +196,12 @@ static int setup(FFVmafFeature *f)
 
 static int cambi_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
+    CambiHipContext *s = f->priv;
+
+    /* The heatmaps are the c-values, which stay on the GPU: the CPU
+     * extractor, which opened the files, scores the frames. */
+    if (s->cpu.heatmaps)
+        return AVERROR(ENOSYS);
     return setup(f);
 }
 

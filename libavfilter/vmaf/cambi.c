@@ -29,16 +29,29 @@
  * (a fresh allocation per frame cost its page faults every frame).
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "config.h"
+
+#if HAVE_UNISTD_H
+#include <unistd.h>
+#endif
+
+#include "libavutil/avstring.h"
 #include "libavutil/error.h"
+#include "libavutil/file_open.h"
+#include "libavutil/intreadwrite.h"
 #include "libavutil/log.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
+#include "libavutil/thread.h"
 
 #include "cambi.h"
 #include "cambi_dsp.h"
@@ -275,10 +288,231 @@ static size_t score_buf_layout(const CambiSize *sz, uint8_t *base, ScoreBuf *b)
     return off;
 }
 
+/*
+ * Heatmaps (heatmaps_path): libvmaf's files of the distorted picture's
+ * c-values, one a scale, named after the scale's nominal size, holding
+ * 16-bit little-endian samples and no header. Frame f's block starts at
+ * f * w * h * 2 (the scale's actual size), so frames land at their own
+ * index whatever order they are scored in, and a frame that n_subsample
+ * skips leaves a hole.
+ *
+ * The engine scores frames in parallel with one instance per worker
+ * thread, and makes the workers' instances again when their number
+ * changes in the middle of the stream. So the first instance of a path
+ * creates and truncates its files, and every instance alive with it
+ * writes through the same descriptors: a later one must not truncate
+ * what earlier frames wrote. pwrite() carries its own offset, so writes
+ * need no lock.
+ */
+#if HAVE_UNISTD_H && !defined(_WIN32)
+#define HEATMAPS 1
+#else
+#define HEATMAPS 0
+#endif
+
+/* Samples converted and written at a time. */
+#define HEATMAP_CHUNK 32768
+
+struct CambiHeatmaps {
+    char *key;          ///< the path of scale 0's file
+    int fd[FF_VMAF_CAMBI_SCALES];
+    int refs;           ///< instances using the files
+    CambiHeatmaps *next;
+};
+
+static AVMutex heatmaps_lock = AV_MUTEX_INITIALIZER;
+static CambiHeatmaps *heatmaps_list;
+
+static void heatmaps_release(FFVmafFeature *f, CambiHeatmaps **phm)
+{
+    CambiHeatmaps *hm = *phm;
+
+    if (!hm)
+        return;
+    ff_mutex_lock(&heatmaps_lock);
+    if (!--hm->refs) {
+        CambiHeatmaps **p = &heatmaps_list;
+        while (*p != hm)
+            p = &(*p)->next;
+        *p = hm->next;
+#if HEATMAPS
+        for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++)
+            if (hm->fd[scale] >= 0 && close(hm->fd[scale]) < 0)
+                av_log(f->log_ctx, AV_LOG_ERROR,
+                       "Feature 'cambi': closing the heatmap of scale %d in %s "
+                       "failed: %s.\n", scale, hm->key, av_err2str(AVERROR(errno)));
+#endif
+        av_free(hm->key);
+        av_free(hm);
+    }
+    ff_mutex_unlock(&heatmaps_lock);
+    *phm = NULL;
+}
+
+#if HEATMAPS
+/*
+ * mkdir -p with mode 0770: each component of path in turn (path is
+ * restored). Returns 0, or the errno of the first component that could
+ * not be made, which *failed names (an av_malloc'ed copy); the file open
+ * that follows decides whether that mattered.
+ */
+static int make_dirs(char *path, char **failed)
+{
+    int err = 0;
+
+    for (char *p = path + 1; ; p++) {
+        char c = *p;
+        if (c && c != '/')
+            continue;
+        *p = 0;
+        if (mkdir(path, 0770) < 0 && errno != EEXIST && !err) {
+            err = errno;
+            *failed = av_strdup(path);
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    return err;
+}
+
+/* Create heatmaps_path and open its files, or share those another
+ * instance opened. */
+static int heatmaps_open(FFVmafFeature *f, CambiContext *s)
+{
+    const char *dir = s->heatmaps_path;
+    char *name[FF_VMAF_CAMBI_SCALES] = { NULL };
+    CambiHeatmaps *hm = NULL;
+    int w = s->enc.w, h = s->enc.h, ret = 0;
+
+    /* Named after the encode size halved per scale, even where the
+     * speed-up has halved scale 0 already. */
+    for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++) {
+        name[scale] = av_asprintf("%s/cambi_heatmap_scale_%d_%dx%d_16b.gray",
+                                  dir, scale, w, h);
+        if (!name[scale]) {
+            ret = AVERROR(ENOMEM);
+            goto end;
+        }
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+
+    ff_mutex_lock(&heatmaps_lock);
+    for (hm = heatmaps_list; hm; hm = hm->next)
+        if (!strcmp(hm->key, name[0]))
+            break;
+    if (hm) {
+        hm->refs++;
+    } else if (!(hm = av_mallocz(sizeof(*hm)))) {
+        ret = AVERROR(ENOMEM);
+    } else {
+        char *path = av_strdup(dir), *failed = NULL;
+        int mkdir_err = path ? make_dirs(path, &failed) : 0;
+
+        for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++)
+            hm->fd[scale] = -1;
+        if (!path)
+            ret = AVERROR(ENOMEM);
+        for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES && ret >= 0; scale++) {
+            char why[512] = "";
+            int err;
+            if ((hm->fd[scale] = avpriv_open(name[scale], O_WRONLY | O_CREAT | O_TRUNC,
+                                             0666)) >= 0)
+                continue;
+            err = errno;
+            ret = AVERROR(err);
+            if (mkdir_err)
+                snprintf(why, sizeof(why), " Creating the directory %s failed: %s "
+                         "(errno %d).", failed ? failed : dir,
+                         av_err2str(AVERROR(mkdir_err)), mkdir_err);
+            av_log(f->log_ctx, AV_LOG_ERROR,
+                   "Feature 'cambi': could not open heatmaps_path file %s: %s "
+                   "(errno %d). heatmaps_path must name a directory that can be "
+                   "created and written to; the heatmap of each scale is written "
+                   "there.%s\n", name[scale], av_err2str(ret), err, why);
+        }
+        av_free(failed);
+        av_free(path);
+        if (ret < 0) {
+            for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++)
+                if (hm->fd[scale] >= 0)
+                    close(hm->fd[scale]);
+            av_freep(&hm);
+        } else {
+            hm->key  = name[0];
+            name[0]  = NULL;
+            hm->refs = 1;
+            hm->next = heatmaps_list;
+            heatmaps_list = hm;
+        }
+    }
+    ff_mutex_unlock(&heatmaps_lock);
+    s->heatmaps = hm;
+
+end:
+    for (int scale = 0; scale < FF_VMAF_CAMBI_SCALES; scale++)
+        av_free(name[scale]);
+    return ret;
+}
+
+static int write_at(int fd, const uint8_t *buf, size_t size, int64_t pos)
+{
+    while (size) {
+        ssize_t n = pwrite(fd, buf, size, pos);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? AVERROR(errno) : AVERROR(EIO);
+        buf  += n;
+        size -= n;
+        pos  += n;
+    }
+    return 0;
+}
+
+/*
+ * The heatmap of a scale (w x h, its c-values c and mask m) of frame
+ * index. c is left unwritten outside the mask, where it is 0.
+ *
+ * libvmaf stores (uint16_t)(k * c), which x86 converts through a 32-bit
+ * int. k * c stays below 65536 where M is exactly max_weight * window^2 / 4
+ * (max_log_contrast 2, the default, or 4); with the other weights the
+ * largest c can pass M a little, and the conversion through int keeps
+ * libvmaf's wrap-around there instead of undefined behaviour.
+ */
+static int heatmap_write(const CambiContext *s, int scale, unsigned index,
+                         const float *c, const uint8_t *m, ptrdiff_t mstride,
+                         int w, int h)
+{
+    uint8_t *buf = s->heatmap_buf;
+    int64_t pos = ((int64_t)index * h) * w * 2;
+    int fd = s->heatmaps->fd[scale], n = 0, ret;
+
+    for (int i = 0; i < h; i++, c += w, m += mstride) {
+        for (int j = 0; j < w; j++) {
+            unsigned v = 0;
+            if (m[j] && c[j] > 0.0f)
+                v = (uint16_t)(int)(s->heatmap_k * c[j]);
+            AV_WL16(buf + 2 * n, v);
+            if (++n == HEATMAP_CHUNK) {
+                if ((ret = write_at(fd, buf, 2 * n, pos)) < 0)
+                    return ret;
+                pos += 2 * n;
+                n = 0;
+            }
+        }
+    }
+    return n ? write_at(fd, buf, 2 * n, pos) : 0;
+}
+#endif /* HEATMAPS */
+
 void ff_vmaf_cambi_close(FFVmafFeature *f)
 {
     CambiContext *s = f->priv;
 
+    heatmaps_release(f, &s->heatmaps);
+    av_freep(&s->heatmap_buf);
     av_freep(&s->enc.xmap);
     av_freep(&s->enc.ymap);
     av_freep(&s->src.xmap);
@@ -308,10 +542,9 @@ int ff_vmaf_cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
                "Feature 'cambi': unknown eotf '%s' (bt1886 or pq).\n", eotf);
         return AVERROR(EINVAL);
     }
-    if (s->heatmaps_path)
-        av_log(f->log_ctx, AV_LOG_WARNING,
-               "Feature 'cambi': heatmaps_path is not supported; no heatmaps "
-               "are written.\n");
+    /* An empty path would put the files in the root directory. */
+    if (s->heatmaps_path && !*s->heatmaps_path)
+        av_freep(&s->heatmaps_path);
 
     /* Contrast steps: the brightest code at which each is visible, and
      * which steps count for each sample value. */
@@ -372,6 +605,26 @@ int ff_vmaf_cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo)
             return AVERROR(ENOMEM);
         }
     }
+
+    if (s->heatmaps_path) {
+#if HEATMAPS
+        /* M in integer arithmetic, as libvmaf has it */
+        int m = ff_vmaf_cambi_contrast_weights[nd] * s->enc.window * s->enc.window / 4;
+        s->heatmap_k = 65535.0 / m;
+        if (!(s->heatmap_buf = av_malloc(2 * HEATMAP_CHUNK)))
+            ret = AVERROR(ENOMEM);
+        else
+            ret = heatmaps_open(f, s);
+#else
+        av_log(f->log_ctx, AV_LOG_ERROR, "Feature 'cambi': could not open heatmaps_path "
+               "%s: heatmaps need pwrite(), which this system lacks.\n", s->heatmaps_path);
+        ret = AVERROR(ENOSYS);
+#endif
+        if (ret < 0) {
+            ff_vmaf_cambi_close(f);
+            return ret;
+        }
+    }
     return 0;
 }
 
@@ -392,8 +645,11 @@ double ff_vmaf_cambi_pool(const CambiContext *s, const CambiSize *sz, const doub
     return FFMIN(score, s->max_val);
 }
 
-double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
-                           const FFVmafPicture *pic)
+/* CAMBI of a picture into *score; with heatmap_frame >= 0, also that
+ * frame's heatmaps. */
+static int score_picture(const CambiContext *s, const CambiSize *sz,
+                         const FFVmafPicture *pic, int64_t heatmap_frame,
+                         double *score)
 {
     FFVmafCambiParams params = s->params;
     int w = sz->w, h = sz->h;
@@ -428,11 +684,29 @@ double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
         ff_vmaf_cambi_mode_filter(&s->dsp, b.img, sz->w, w, h, b.line);
         ff_vmaf_cambi_c_values(&s->dsp, b.c, b.img, sz->w, b.mask, sz->w, w, h,
                                &params, b.c_tmp, b.topk);
+#if HEATMAPS
+        /* before the pooling, which may reorder c */
+        if (heatmap_frame >= 0) {
+            int ret = heatmap_write(s, scale - sz->high_res, heatmap_frame, b.c,
+                                    b.mask, sz->w, w, h);
+            if (ret < 0)
+                return ret;
+        }
+#endif
         means[scale - sz->high_res] =
             ff_vmaf_cambi_topk_mean(b.c, w, h, b.mask, sz->w, s->eff_topk,
                                     b.topk, b.topk_tmp);
     }
-    return ff_vmaf_cambi_pool(s, sz, means);
+    *score = ff_vmaf_cambi_pool(s, sz, means);
+    return 0;
+}
+
+double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
+                           const FFVmafPicture *pic)
+{
+    double score;
+    score_picture(s, sz, pic, -1, &score);
+    return score;
 }
 
 int ff_vmaf_cambi_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
@@ -455,9 +729,17 @@ static int cambi_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                          struct FFVmafFeatureCollector *fc)
 {
     const CambiContext *s = f->priv;
-    double dist = ff_vmaf_cambi_score(s, &s->enc, dis);
-    double src  = s->full_ref ? ff_vmaf_cambi_score(s, &s->src, ref) : 0.0;
+    double dist, src = 0.0;
+    /* Heatmaps are of the distorted picture only. */
+    int ret = score_picture(s, &s->enc, dis, s->heatmaps ? (int64_t)index : -1, &dist);
 
+    if (ret < 0) {
+        av_log(f->log_ctx, AV_LOG_ERROR, "Feature 'cambi': writing the heatmaps of "
+               "frame %u to %s failed: %s.\n", index, s->heatmaps_path, av_err2str(ret));
+        return ret;
+    }
+    if (s->full_ref)
+        src = ff_vmaf_cambi_score(s, &s->src, ref);
     return ff_vmaf_cambi_write(f, fc, index, dist, src);
 }
 

@@ -45,6 +45,9 @@ typedef struct CambiSize {
     size_t tmp_size;    ///< c-value scratch at scale 0
 } CambiSize;
 
+/** The heatmap files of a heatmaps_path, shared by the feature's instances. */
+typedef struct CambiHeatmaps CambiHeatmaps;
+
 typedef struct CambiContext {
     /* options */
     int enc_width, enc_height, enc_bitdepth;
@@ -71,6 +74,11 @@ typedef struct CambiContext {
     FFVmafCambiDSPContext dsp;
     uint8_t *buf;               ///< scratch of ff_vmaf_cambi_score()
     CambiSize enc, src;
+
+    /* heatmaps_path: NULL when it is not set */
+    CambiHeatmaps *heatmaps;
+    double heatmap_k;           ///< a sample is (uint16_t)(heatmap_k * c)
+    uint8_t *heatmap_buf;       ///< samples on their way to the file
 } CambiContext;
 
 extern const FFVmafOption ff_vmaf_cambi_options[];
@@ -80,7 +88,10 @@ extern const char *const ff_vmaf_cambi_plain_outputs[];
 int  ff_vmaf_cambi_init(FFVmafFeature *f, const FFVmafGeometry *geo);
 void ff_vmaf_cambi_close(FFVmafFeature *f);
 
-/** CAMBI of one luma plane (dis at sz = &s->enc, ref at &s->src), on the CPU. */
+/**
+ * CAMBI of one luma plane (dis at sz = &s->enc, ref at &s->src), on the CPU.
+ * Writes no heatmap: the CPU extractor's own frames do.
+ */
 double ff_vmaf_cambi_score(const CambiContext *s, const CambiSize *sz,
                            const FFVmafPicture *pic);
 
