@@ -120,3 +120,20 @@ elif grep -q '^#define CONFIG_CUDA 1' "$obj/config.h" 2>/dev/null &&
 else
     echo "messages: libvmaf_cuda alias: skipped: no CUDA in this FFmpeg, or the real libvmaf_cuda"
 fi
+
+# ---- CAMBI's heatmaps as easyVmaf's -cambi_heatmap asks for them ----
+
+heat=$messages/dist_cambi_heatmap
+rm -rf "$heat"
+m_filter=libvmaf
+case " $m_filters " in *" libvmaf "*) ;; *) m_filter=vmaf_hip ;; esac
+if m_run heat -f lavfi -i "testsrc2=size=320x240:duration=0.2,avgblur=2" -f lavfi -i "testsrc2=size=320x240:duration=0.2" \
+       -lavfi "[0:v][1:v]$m_filter=log_fmt=json:log_path=$messages/heat.json:feature=name=cambi\\\\:heatmaps_path=$heat" &&
+   [ "$(wc -c < "$heat/cambi_heatmap_scale_0_320x240_16b.gray")" = $((5 * 320 * 240 * 2)) ] &&
+   [ "$(wc -c < "$heat/cambi_heatmap_scale_1_160x120_16b.gray")" = $((5 * 160 * 120 * 2)) ] &&
+   [ "$(wc -c < "$heat/cambi_heatmap_scale_4_20x15_16b.gray")" = $((5 * 20 * 15 * 2)) ] &&
+   [ "$(ls "$heat" | wc -l)" = 5 ]; then
+    pass "messages: $m_filter=...:feature=name=cambi\\:heatmaps_path=DIR writes the five heatmap files"
+else
+    fail "messages: cambi heatmaps through ffmpeg"; ls -l "$heat" 2>&1 | head -6; grep -i "error\|heatmap" "$messages/heat.log" | head -3
+fi

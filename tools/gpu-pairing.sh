@@ -101,5 +101,15 @@ run cuda_upload2 $hw -i "$work/enc.mkv" -init_hw_device cuda=gpu -filter_hw_devi
     -filter_complex "[1:v]hwupload_cuda[ref];[0:v][ref]libvmaf_cuda=$feat:log_path=$work/cuda_upload2.json"
 check truth cuda_upload2 "libvmaf_cuda, NVDEC and hwupload_cuda in two CUDA contexts: every value"
 grep -h "different CUDA contexts" "$out/cuda_upload2.txt" | sed 's/^\[[^]]*\] //'
-grep -h "is provided by\|Hardware frames" "$out/cuda_scale.txt" "$out/cuda_upload.txt" | sed 's/^\[[^]]*\] //'
+# easyVmaf -gpu's graph: each input uploaded by an hwupload_cuda of its own
+# (two CUDA contexts), three models in one pass, shortest=0; against the
+# same graph on the CPU under libvmaf.
+models='version=vmaf_v0.6.1\\:name=vmaf_hd|version=vmaf_v0.6.1neg\\:name=vmaf_hd_neg|version=vmaf_v0.6.1\\:name=vmaf_hd_phone\\:enable_transform=true'
+up="format=yuv420p,setparams=colorspace=unknown:range=unknown"
+run easy_cpu -i "$work/enc.mkv" -i "$work/src.y4m" \
+    -lavfi "[0:v]$up[d];[1:v]$up[r];[d][r]libvmaf=log_fmt=json:model=$models:n_subsample=1:log_path=$work/easy_cpu.json:n_threads=16:shortest=0"
+run easy_gpu -i "$work/enc.mkv" -i "$work/src.y4m" \
+    -lavfi "[0:v]$up,hwupload_cuda[d];[1:v]$up,hwupload_cuda[r];[d][r]libvmaf_cuda=log_fmt=json:model=$models:n_subsample=1:log_path=$work/easy_gpu.json:n_threads=16:shortest=0"
+check easy_cpu easy_gpu "easyVmaf -gpu's graph (libvmaf_cuda, three models, two hwupload_cuda) = its CPU graph under libvmaf"
+grep -h "is provided by\|Hardware frames\|different CUDA" "$out/cuda_scale.txt" "$out/cuda_upload.txt" "$out/easy_gpu.txt" | sed 's/^\[[^]]*\] //'
 exit $status
