@@ -112,6 +112,7 @@ typedef struct VMAFHIPContext {
     char *log_final;            ///< log_path, or the file its symlink names
     char *log_tmp;
     int log_done;               ///< written, or given up
+    int log_failed;             ///< the log could not be written
     int in_uninit;
     enum FFVmafLogFormat log_format;
     enum FFVmafPoolMethod pool_method;
@@ -556,6 +557,7 @@ static int finish_log(AVFilterContext *ctx)
                s->log_tmp ? s->log_tmp : s->log_final, av_err2str(ret),
                s->log_tmp ? " The previous log_path is kept." : "");
         discard_log(ctx);
+        s->log_failed = 1;
         return ret;
     }
     if (!s->log_tmp)
@@ -579,6 +581,7 @@ static int finish_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "Cannot put the log in place: renaming '%s' to '%s' "
                "failed: %s.\n", s->log_tmp, dst ? dst : s->log_final, av_err2str(ret));
         discard_log(ctx);
+        s->log_failed = 1;
     } else {
         av_freep(&s->log_tmp);
     }
@@ -1467,8 +1470,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         /* The output ended first (-frames:v, a trim after the filter, 'q'):
          * the log and the pooled scores hold exactly the frames that left
          * the filter, each with its final values, so they agree with the
-         * metadata and do not depend on how far the inputs were read. */
-        if (s->nb_emitted < ff_vmaf_engine_nb_pushed(s->engine)) {
+         * metadata and do not depend on how far the inputs were read.
+         * A log that failed at the end of the stream failed the graph
+         * before the scored frames left: every pair is pooled. */
+        if (s->nb_emitted < ff_vmaf_engine_nb_pushed(s->engine) && !s->log_failed) {
             av_log(ctx, AV_LOG_INFO, "The output ended after %"PRId64" frames; the %u frame%s "
                    "read past them %s not pooled or logged.\n", s->nb_emitted,
                    ff_vmaf_engine_nb_pushed(s->engine) - (unsigned)s->nb_emitted,

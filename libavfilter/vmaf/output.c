@@ -23,6 +23,7 @@
  * tools that parse libvmaf logs parse ours unchanged.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -146,6 +147,8 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
                 info->pairing->ref_unused, info->pairing->dist_unpaired);
     fprintf(f, "  <frames>\n");
     FOR_EACH_FRAME(i, info) {
+        if (ferror(f))
+            return;
         if (!frame_has_values(fc, nb_keys, i))
             continue;
         fprintf(f, "    <frame frameNum=\"%u\"", i);
@@ -231,6 +234,8 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         int nb = 0, written = 0;
         double v;
 
+        if (ferror(f))
+            return;
         if (!frame_has_values(fc, nb_keys, i))
             continue;
         for (int k = 0; k < nb_keys; k++)
@@ -297,6 +302,8 @@ static void write_csv(FILE *f, const FFVmafFeatureCollector *fc,
     }
     fprintf(f, "\n");
     FOR_EACH_FRAME(i, info) {
+        if (ferror(f))
+            return;
         if (!frame_has_values(fc, nb_keys, i))
             continue;
         fprintf(f, "%u,", i);
@@ -320,6 +327,8 @@ static void write_sub(FILE *f, const FFVmafFeatureCollector *fc,
     char num[64];
 
     FOR_EACH_FRAME(i, info) {
+        if (ferror(f))
+            return;
         if (!frame_has_values(fc, nb_keys, i))
             continue;
         fprintf(f, "{%u}{%u}frame: %u|", i, i + 1, i);
@@ -346,5 +355,8 @@ int ff_vmaf_write_log(FILE *f, enum FFVmafLogFormat fmt,
     case FF_VMAF_LOG_SUB:  write_sub(f, fc, info);  break;
     default: return AVERROR(EINVAL);
     }
-    return ferror(f) ? AVERROR(EIO) : 0;
+    /* A write that fails sets errno, and stdio calls that succeed leave it:
+     * the writers stop after the frame whose output failed, so errno still
+     * tells why (ENOSPC, EPIPE, EFBIG...), which ferror() alone does not. */
+    return ferror(f) ? AVERROR(errno ? errno : EIO) : 0;
 }

@@ -77,7 +77,10 @@ typedef struct FFVmafLogInfo {
     const FFVmafPairingStats *pairing;
 } FFVmafLogInfo;
 
-/** Write every key of fc, its pooled values and aggregates, libvmaf-style. */
+/**
+ * Write every key of fc, its pooled values and aggregates, libvmaf-style.
+ * A failed write returns the AVERROR of its errno (ENOSPC, EPIPE...).
+ */
 int ff_vmaf_write_log(FILE *f, enum FFVmafLogFormat fmt,
                       const FFVmafFeatureCollector *fc,
                       const FFVmafLogInfo *info);
