@@ -1084,6 +1084,12 @@ static av_cold int init(AVFilterContext *ctx)
         return AVERROR(EINVAL);
     }
     s->log_format = ret;
+    /* Refused here: it would fail only once the stream is scored. */
+    if (s->log_path && !*s->log_path) {
+        av_log(ctx, AV_LOG_ERROR, "log_path is empty: give a file name, or leave log_path "
+               "out to write no log.\n");
+        return AVERROR(EINVAL);
+    }
     if (s->log_fmt && !s->log_path) {
         av_log(ctx, AV_LOG_ERROR,
                "log_fmt=%s needs log_path=FILE: the log is only written to a file.\n",
