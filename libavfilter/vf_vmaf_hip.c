@@ -394,6 +394,48 @@ static int is_open_in_process(const struct stat *st)
     return found;
 }
 
+#define MAX_LINK_DEPTH 40
+
+/*
+ * Where the chain of symlinks that starts at path ends, the file there
+ * existing or not (realpath() fails on a dangling link): the log goes
+ * there and the links stay, as with libvmaf's fopen(), where a rename
+ * over path would replace the first link. A relative target is relative
+ * to its link's directory. *target is NULL when path is no symlink.
+ */
+static int follow_log_links(const char *path, char **target)
+{
+    *target = NULL;
+#if HAVE_LSTAT && HAVE_UNISTD_H
+    for (int depth = 0;; depth++) {
+        const char *link = *target ? *target : path, *slash = strrchr(link, '/');
+        char buf[4096], *next;
+        struct stat st;
+        ssize_t len;
+
+        if (lstat(link, &st) || !S_ISLNK(st.st_mode))
+            return 0;
+        if (depth == MAX_LINK_DEPTH) {
+            av_freep(target);
+            return AVERROR(ELOOP);
+        }
+        if ((len = readlink(link, buf, sizeof(buf))) < 0 || len >= (ssize_t)sizeof(buf)) {
+            int err = len < 0 ? errno : ENAMETOOLONG;
+            av_freep(target);
+            return AVERROR(err);
+        }
+        buf[len] = 0;
+        next = buf[0] == '/' || !slash ? av_strdup(buf)
+             : av_asprintf("%.*s/%s", (int)(slash - link), link, buf);
+        av_free(*target);
+        if (!(*target = next))
+            return AVERROR(ENOMEM);
+    }
+#else
+    return 0;
+#endif
+}
+
 /*
  * Create the log's temporary file beside log_path, so that an unwritable
  * path fails before any frame, and log_path itself is only replaced once
@@ -405,14 +447,21 @@ static int open_log(AVFilterContext *ctx)
     struct stat st;
     int fd = -1, pid = 0, ret;
 
-#if HAVE_LSTAT
     /* The target of a symlink gets the log, as it did when the path was
-     * opened for writing; the link stays. */
-    if (!lstat(s->log_path, &st) && S_ISLNK(st.st_mode)) {
-        char *target = realpath(s->log_path, NULL);
-        if (target) {
-            s->log_final = av_strdup(target);
-            free(target);
+     * opened for writing; the links stay. */
+    if ((ret = follow_log_links(s->log_path, &s->log_final)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+               s->log_path, av_err2str(ret));
+        return ret;
+    }
+#if HAVE_LSTAT && HAVE_UNISTD_H
+    /* An existing target by its canonical name, as the messages give it. */
+    if (s->log_final) {
+        char *real = realpath(s->log_final, NULL);
+        if (real) {
+            av_free(s->log_final);
+            s->log_final = av_strdup(real);
+            free(real);
             if (!s->log_final)
                 return AVERROR(ENOMEM);
         }
