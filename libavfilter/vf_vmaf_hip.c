@@ -437,6 +437,124 @@ static int follow_log_links(const char *path, char **target)
 }
 
 /*
+ * The absolute name of path, which may not exist yet (its directory then
+ * resolved); path itself where it cannot be resolved.
+ */
+static char *absolute_log_path(const char *path)
+{
+#if HAVE_LSTAT && HAVE_UNISTD_H
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    char *real = realpath(path, NULL), *dir, *ret;
+
+    if (!real) {
+        dir  = slash ? av_strndup(path, slash - path + 1) : av_strdup(".");
+        real = dir ? realpath(dir, NULL) : NULL;
+        av_free(dir);
+        if (!real)
+            return av_strdup(path);
+        ret = av_asprintf("%s%s%s", real, real[strlen(real) - 1] == '/' ? "" : "/", base);
+    } else {
+        ret = av_strdup(real);
+    }
+    free(real);
+    return ret;
+#else
+    return av_strdup(path);
+#endif
+}
+
+/*
+ * The log files the instances of the filter in this process write. Two
+ * instances writing one file would each replace the other's log, the one
+ * that ends last winning: the second is refused at init. A file is known
+ * by its absolute name and, where it exists, by its device and inode
+ * (another spelling, a hard link). Devices and pipes are not counted
+ * (log_path=/dev/null twice is fine). ffmpeg frees a graph before it
+ * creates the one that replaces it (an input's resolution changed), so
+ * the new instance finds the file free.
+ */
+typedef struct LogUser {
+    struct LogUser *next;
+    const AVFilterContext *ctx;
+    char *name;
+    char *path;
+    int has_inode;
+    dev_t dev;
+    ino_t ino;
+} LogUser;
+
+static AVMutex log_users_lock = AV_MUTEX_INITIALIZER;
+static LogUser *log_users;
+
+static void free_log_user(LogUser **u)
+{
+    if (!*u)
+        return;
+    av_freep(&(*u)->name);
+    av_freep(&(*u)->path);
+    av_freep(u);
+}
+
+static int claim_log_file(AVFilterContext *ctx)
+{
+    VMAFHIPContext *s = ctx->priv;
+    LogUser *u = av_mallocz(sizeof(*u)), *o;
+    struct stat st;
+
+    if (!u)
+        return AVERROR(ENOMEM);
+    u->ctx  = ctx;
+    u->name = av_strdup(ctx->name ? ctx->name : ctx->filter->name);
+    u->path = absolute_log_path(s->log_final);
+    if (!u->name || !u->path) {
+        free_log_user(&u);
+        return AVERROR(ENOMEM);
+    }
+    if (!stat(s->log_final, &st)) {
+        u->has_inode = 1;
+        u->dev = st.st_dev;
+        u->ino = st.st_ino;
+    }
+
+    ff_mutex_lock(&log_users_lock);
+    for (o = log_users; o; o = o->next)
+        if (!strcmp(o->path, u->path) ||
+            (o->has_inode && u->has_inode && o->dev == u->dev && o->ino == u->ino))
+            break;
+    if (o) {
+        av_log(ctx, AV_LOG_ERROR, "%s and %s both write their log to '%s' (log_path '%s'): "
+               "the log of the one that ends last would replace the other's. Give each "
+               "instance its own log_path.\n", o->name, u->name, o->path, s->log_path);
+    } else {
+        u->next   = log_users;
+        log_users = u;
+    }
+    ff_mutex_unlock(&log_users_lock);
+
+    if (o) {
+        free_log_user(&u);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static void release_log_file(AVFilterContext *ctx)
+{
+    LogUser **p, *u = NULL;
+
+    ff_mutex_lock(&log_users_lock);
+    for (p = &log_users; *p; p = &(*p)->next) {
+        if ((*p)->ctx == ctx) {
+            u  = *p;
+            *p = u->next;
+            break;
+        }
+    }
+    ff_mutex_unlock(&log_users_lock);
+    free_log_user(&u);
+}
+
+/*
  * Create the log's temporary file beside log_path, so that an unwritable
  * path fails before any frame, and log_path itself is only replaced once
  * the log is complete.
@@ -1172,8 +1290,10 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
 
     /* Create the log's file now so a bad path fails before any frame. */
-    if (s->log_path && (ret = open_log(ctx)) < 0)
-        return ret;
+    if (s->log_path) {
+        if ((ret = open_log(ctx)) < 0 || (s->log_tmp && (ret = claim_log_file(ctx)) < 0))
+            return ret;
+    }
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     s->waiting = av_fifo_alloc2(4, sizeof(DeferredPair), AV_FIFO_FLAG_AUTO_GROW);
@@ -1541,6 +1661,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     /* Nothing scored, or the log failed: the previous log stays. */
     discard_log(ctx);
+    release_log_file(ctx);
     av_freep(&s->log_final);
 
     if (s->nb_events)
