@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,7 @@ typedef struct VMAFHIPContext {
     char *log_tmp;
     int log_done;               ///< written, or given up
     int log_failed;             ///< the log could not be written
+    int holds_sighup;           ///< counted in hup_users
     int in_uninit;
     enum FFVmafLogFormat log_format;
     enum FFVmafPoolMethod pool_method;
@@ -552,6 +554,68 @@ static void release_log_file(AVFilterContext *ctx)
     }
     ff_mutex_unlock(&log_users_lock);
     free_log_user(&u);
+}
+
+#if HAVE_SIGACTION
+/*
+ * SIGHUP (the terminal or the ssh session closed) kills the process where
+ * its action is the default, and ffmpeg handles SIGINT and SIGTERM (it
+ * ends the run, and uninit writes the log) but not SIGHUP: the run left
+ * no log, only an empty temporary file. A filter cannot end the run
+ * itself, so while an instance with a log lives, SIGHUP raises SIGTERM,
+ * and ffmpeg's handler ends the run as for SIGTERM (a program that does
+ * not handle SIGTERM ends as SIGHUP would have ended it). An action
+ * someone else chose (SIG_IGN under nohup, a handler) is kept, and the
+ * default comes back with the last instance if ours is still there.
+ */
+static AVMutex hup_lock = AV_MUTEX_INITIALIZER;
+static int hup_users;
+static int hup_installed;
+
+static void sighup_to_sigterm(int sig)
+{
+    raise(SIGTERM);
+}
+#endif
+
+static void hold_sighup(VMAFHIPContext *s)
+{
+#if HAVE_SIGACTION
+    struct sigaction old, sa = { 0 };
+
+    ff_mutex_lock(&hup_lock);
+    if (!hup_users++ && !sigaction(SIGHUP, NULL, &old) &&
+        !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+        sa.sa_handler = sighup_to_sigterm;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags   = SA_RESTART;
+        hup_installed = !sigaction(SIGHUP, &sa, NULL);
+    }
+    ff_mutex_unlock(&hup_lock);
+    s->holds_sighup = 1;
+#endif
+}
+
+static void release_sighup(VMAFHIPContext *s)
+{
+#if HAVE_SIGACTION
+    struct sigaction cur, dfl = { 0 };
+
+    if (!s->holds_sighup)
+        return;
+    s->holds_sighup = 0;
+    ff_mutex_lock(&hup_lock);
+    if (!--hup_users && hup_installed) {
+        if (!sigaction(SIGHUP, NULL, &cur) && !(cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_handler == sighup_to_sigterm) {
+            dfl.sa_handler = SIG_DFL;
+            sigemptyset(&dfl.sa_mask);
+            sigaction(SIGHUP, &dfl, NULL);
+        }
+        hup_installed = 0;
+    }
+    ff_mutex_unlock(&hup_lock);
+#endif
 }
 
 /*
@@ -1293,6 +1357,7 @@ static av_cold int init(AVFilterContext *ctx)
     if (s->log_path) {
         if ((ret = open_log(ctx)) < 0 || (s->log_tmp && (ret = claim_log_file(ctx)) < 0))
             return ret;
+        hold_sighup(s);
     }
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
@@ -1662,6 +1727,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     /* Nothing scored, or the log failed: the previous log stays. */
     discard_log(ctx);
     release_log_file(ctx);
+    release_sighup(s);
     av_freep(&s->log_final);
 
     if (s->nb_events)
