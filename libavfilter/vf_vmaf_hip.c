@@ -1482,10 +1482,9 @@ static int setup_hw_frames(AVFilterContext *ctx)
              * one's, and this input's frames reach it through the host. */
             s->hw_foreign[!i] = 1;
             av_log(ctx, AV_LOG_WARNING, "The two inputs' CUDA frames are in different CUDA "
-                   "contexts: the %s input's are copied through the host. To read both in "
-                   "place, give them one device: -init_hw_device cuda=gpu, with -hwaccel_device "
-                   "gpu for each decoded input and -filter_hw_device gpu for hwupload_cuda.\n",
-                   i ? "reference" : "distorted");
+                   "contexts (an hwupload_cuda's and a decoder's, say): the %s input's are "
+                   "copied through the host. Software frames need no hwupload_cuda: the filter "
+                   "uploads them itself.\n", i ? "reference" : "distorted");
             continue;
         }
         cuda = dev;

@@ -89,12 +89,13 @@ run truth2 $raw -i "$work/enc.yuv" $raw -i "$work/ref.yuv" \
 run cuda_scale $hw -i "$work/enc.mkv" $hw -i "$work/ref.mkv" \
     -filter_complex "[0:v]scale_cuda=format=yuv420p[dis];[1:v]scale_cuda=format=yuv420p[ref];[dis][ref]libvmaf_cuda=$feat:log_path=$work/cuda_scale.json"
 check truth2 cuda_scale "libvmaf_cuda, NVDEC and scale_cuda on both inputs: every value of frame i against frame i"
-# One CUDA device for the decoder and the upload: hwupload_cuda's frames
-# and NVDEC's must share a context.
+# The decoder and the upload named to one device: ffmpeg still gives each
+# a CUDA context of its own, so the upload's frames are copied through the
+# host.
 run cuda_upload -init_hw_device cuda=gpu -hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda \
     -i "$work/enc.mkv" -filter_hw_device gpu -i "$work/src.y4m" \
     -filter_complex "[1:v]hwupload_cuda[ref];[0:v][ref]libvmaf_cuda=$feat:log_path=$work/cuda_upload.json"
-check truth cuda_upload "libvmaf_cuda, NVDEC encode against the source through hwupload_cuda, one device: every value"
+check truth cuda_upload "libvmaf_cuda, NVDEC encode against the source through hwupload_cuda, one device named: every value"
 # Without -hwaccel_device the decoder gets a CUDA context of its own: the
 # upload's frames are copied through the host, with a warning.
 run cuda_upload2 $hw -i "$work/enc.mkv" -init_hw_device cuda=gpu -filter_hw_device gpu -i "$work/src.y4m" \
