@@ -110,8 +110,10 @@ struct FFGpu {
     char name[256];
 
     /* Recording (gpu_graph.c): launches and memsets queued on rec_stream
-     * are appended to rec instead of run. */
+     * are appended to rec instead of run, through the recorder's calls, so
+     * that the runtime does not depend on the recorder. */
     FFGpuWork *rec;
+    const struct FFGpuRecorder *recorder;
     FFGpuStream rec_stream;
     FFGpuLayout *layouts;       ///< FF_GPU_LAYOUTS entries, made at the first recording
 };
@@ -119,15 +121,18 @@ struct FFGpu {
 /** Log a failed call by name; 0 when err is 0, else AVERROR_EXTERNAL. */
 int ff_gpu_check(const FFGpu *g, int err, const char *call);
 
-/**
- * Work queued on stream s other than a launch or a memset: the work
- * recorded on s so far runs first, and the recording ends there (gpu_graph.c).
- */
-int ff_gpu_record_flush(FFGpu *g, FFGpuStream s);
-/** ff_gpu_launch() and ff_gpu_memset() while recording on s. */
-int ff_gpu_record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
-                         unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args);
-int ff_gpu_record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size);
+/** What a recording does with the work the runtime is given (gpu_graph.c). */
+typedef struct FFGpuRecorder {
+    /**
+     * Work queued on stream s other than a launch or a memset: the work
+     * recorded on s so far runs first, and the recording ends there.
+     */
+    int (*flush)(FFGpu *g, FFGpuStream s);
+    /** ff_gpu_launch() and ff_gpu_memset() while recording on rec_stream. */
+    int (*launch)(FFGpu *g, FFGpuFunction fn, const char *name,
+                  unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args);
+    int (*memset)(FFGpu *g, FFGpuPtr dst, int value, size_t size);
+} FFGpuRecorder;
 
 /**
  * The simulated GPU (VMAF_HIP_SIMULATE_GPU=1 in the environment): memory,

@@ -166,6 +166,17 @@ static const FFGpuLayout *layout_of(FFGpu *g, FFGpuFunction fn)
     return l->nb >= 0 ? l : NULL;
 }
 
+static int record_flush(FFGpu *g, FFGpuStream s);
+static int record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
+                         unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args);
+static int record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size);
+
+static const FFGpuRecorder recorder = {
+    .flush  = record_flush,
+    .launch = record_launch,
+    .memset = record_memset,
+};
+
 int ff_gpu_record_begin(FFGpu *g, FFGpuStream s, FFGpuWork *w)
 {
     if (!ff_gpu_has_graphs(g))
@@ -173,6 +184,7 @@ int ff_gpu_record_begin(FFGpu *g, FFGpuStream s, FFGpuWork *w)
     work_reset(w);
     g->rec        = w;
     g->rec_stream = s;
+    g->recorder   = &recorder;
     return 0;
 }
 
@@ -182,7 +194,7 @@ void ff_gpu_record_end(FFGpu *g)
     g->rec_stream = NULL;
 }
 
-int ff_gpu_record_flush(FFGpu *g, FFGpuStream s)
+static int record_flush(FFGpu *g, FFGpuStream s)
 {
     FFGpuWork *w = g->rec;
     if (!w || s != g->rec_stream)
@@ -192,7 +204,7 @@ int ff_gpu_record_flush(FFGpu *g, FFGpuStream s)
     return ff_gpu_work_run(g, w, s);
 }
 
-int ff_gpu_record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
+static int record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
                          unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args)
 {
     FFGpuWork *w = g->rec;
@@ -217,7 +229,7 @@ int ff_gpu_record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
     }
     if (!l || !(op = work_add_op(w))) {
         /* Cannot be held: what was recorded runs, then this, as queued. */
-        if ((ret = ff_gpu_record_flush(g, s)) < 0)
+        if ((ret = record_flush(g, s)) < 0)
             return ret;
         return ff_gpu_launch(g, fn, name, gx, gy, bx, by, s, args);
     }
@@ -240,7 +252,7 @@ int ff_gpu_record_launch(FFGpu *g, FFGpuFunction fn, const char *name,
     return 0;
 }
 
-int ff_gpu_record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size)
+static int record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size)
 {
     FFGpuWork *w = g->rec;
     FFGpuStream s = g->rec_stream;
@@ -248,7 +260,7 @@ int ff_gpu_record_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size)
     int ret;
 
     if (!op) {
-        if ((ret = ff_gpu_record_flush(g, s)) < 0)
+        if ((ret = record_flush(g, s)) < 0)
             return ret;
         return ff_gpu_memset(g, dst, value, size, s);
     }

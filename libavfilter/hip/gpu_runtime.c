@@ -555,7 +555,7 @@ int ff_gpu_stream_destroy(FFGpu *g, FFGpuStream *s)
 int ff_gpu_stream_sync(FFGpu *g, FFGpuStream s)
 {
     int ret;
-    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+    if (g->rec && (ret = g->recorder->flush(g, s)) < 0)
         return ret;
     return CHECK(g, g->fn.stream_sync(s), "StreamSynchronize");
 }
@@ -598,7 +598,7 @@ int ff_gpu_event_destroy(FFGpu *g, FFGpuEvent *e)
 int ff_gpu_event_record(FFGpu *g, FFGpuEvent e, FFGpuStream s)
 {
     int ret;
-    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+    if (g->rec && (ret = g->recorder->flush(g, s)) < 0)
         return ret;
     return CHECK(g, g->fn.event_record(e, s), "EventRecord");
 }
@@ -611,7 +611,7 @@ int ff_gpu_event_sync(FFGpu *g, FFGpuEvent e)
 int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e)
 {
     int ret;
-    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+    if (g->rec && (ret = g->recorder->flush(g, s)) < 0)
         return ret;
     return CHECK(g, g->fn.stream_wait_event(s, e, 0), "StreamWaitEvent");
 }
@@ -619,7 +619,7 @@ int ff_gpu_stream_wait_event(FFGpu *g, FFGpuStream s, FFGpuEvent e)
 int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStream s)
 {
     int ret;
-    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+    if (g->rec && (ret = g->recorder->flush(g, s)) < 0)
         return ret;
     return CHECK(g, g->fn.upload(dst, src, size, s), "MemcpyHtoDAsync");
 }
@@ -627,7 +627,7 @@ int ff_gpu_upload(FFGpu *g, FFGpuPtr dst, const void *src, size_t size, FFGpuStr
 int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream s)
 {
     int ret;
-    if (g->rec && (ret = ff_gpu_record_flush(g, s)) < 0)
+    if (g->rec && (ret = g->recorder->flush(g, s)) < 0)
         return ret;
     return CHECK(g, g->fn.download(dst, src, size, s), "MemcpyDtoHAsync");
 }
@@ -635,7 +635,7 @@ int ff_gpu_download(FFGpu *g, void *dst, FFGpuPtr src, size_t size, FFGpuStream 
 int ff_gpu_memset(FFGpu *g, FFGpuPtr dst, int value, size_t size, FFGpuStream s)
 {
     if (g->rec && s == g->rec_stream)
-        return ff_gpu_record_memset(g, dst, value, size);
+        return g->recorder->memset(g, dst, value, size);
     return CHECK(g, g->fn.memset8(dst, value, size, s), "MemsetD8Async");
 }
 
@@ -645,7 +645,7 @@ int ff_gpu_launch(FFGpu *g, FFGpuFunction fn, const char *name,
 {
     int err;
     if (g->rec && s == g->rec_stream)
-        return ff_gpu_record_launch(g, fn, name, gx, gy, bx, by, args);
+        return g->recorder->launch(g, fn, name, gx, gy, bx, by, args);
     err = g->fn.launch(fn, gx, gy, 1, bx, by, 1, 0, s, args, NULL);
     if (err) {
         gpu_log(g, AV_LOG_ERROR, "GPU launch of %s (%ux%u blocks of %ux%u) failed: %s (%d).\n",
