@@ -22,7 +22,7 @@
 #include "libavutil/mem.h"
 
 #include "libavfilter/vmaf/engine.h"
-#include "libavfilter/vmaf/engine_internal.h"
+#include "libavfilter/vmaf/engine_state.h"
 #include "libavfilter/vmaf/feature.h"
 
 #include "clips.h"

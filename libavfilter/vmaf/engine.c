@@ -29,7 +29,7 @@
 #include "libavutil/time.h"
 
 #include "engine.h"
-#include "engine_internal.h"
+#include "engine_state.h"
 #include "feature.h"
 
 int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
@@ -81,211 +81,6 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     av_freep(pe);
 }
 
-/* Same extractor and same output names: libvmaf keeps one instance. */
-static FFVmafFeature *find_twin(FFVmafEngine *e, const FFVmafFeature *f)
-{
-    for (int i = 0; i < e->nb_features; i++)
-        if (e->features[i]->ex == f->ex &&
-            !strcmp(e->features[i]->suffix, f->suffix))
-            return e->features[i];
-    return NULL;
-}
-
-static int alloc_from_dict(FFVmafFeature **pf, const FFVmafExtractor *ex,
-                           const AVDictionary *opts, void *log_ctx)
-{
-    const AVDictionaryEntry *t = NULL;
-    int ret = ff_vmaf_feature_alloc(pf, ex, NULL, log_ctx);
-    if (ret < 0)
-        return ret;
-    while ((t = av_dict_iterate(opts, t)))
-        if ((ret = ff_vmaf_feature_set_option(*pf, t->key, t->value)) < 0) {
-            ff_vmaf_feature_free(pf);
-            return ret;
-        }
-    return 0;
-}
-
-/* Only options that do not rename outputs (debug, ...) can differ between
- * twins; one request turning such an option on turns it on for both. */
-static void merge_into_twin(FFVmafFeature *twin, const FFVmafFeature *f)
-{
-    for (const FFVmafOption *o = f->ex->options; o && o->name; o++) {
-        const int *src = (const int *)((const uint8_t *)f->priv + o->offset);
-        int *dst = (int *)((uint8_t *)twin->priv + o->offset);
-        if (o->is_param || o->type != FF_VMAF_OPT_BOOL)
-            continue;
-        if (*src != (int)o->def)
-            *dst = *src;
-    }
-}
-
-/*
- * libvmaf reports a feature it cannot set up with these words, and tools
- * that run FFmpeg's libvmaf filter (ffmpeg-quality-metrics) look for them
- * in its output: every such failure ends with this line, once, after the
- * message that says why.
- */
-static void feature_failed(const FFVmafEngine *e, const char *what)
-{
-    av_log(e->log_ctx, AV_LOG_ERROR, "could not initialize feature extractor \"%s\"\n", what);
-}
-
-static int add_feature(FFVmafEngine *e, const char *name, const AVDictionary *opts,
-                       FFVmafFeature **out)
-{
-    const FFVmafExtractor *ex = ff_vmaf_extractor_find(name);
-    FFVmafFeature *f, *twin;
-    int ret;
-
-    if (!ex) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Unknown feature '%s'. Available features: %s.\n",
-               name, ff_vmaf_extractor_names());
-        return AVERROR(EINVAL);
-    }
-    if (e->configured)
-        return AVERROR(EINVAL);
-    if ((ret = alloc_from_dict(&f, ex, opts, e->log_ctx)) < 0)
-        return ret;
-
-    if ((twin = find_twin(e, f))) {
-        merge_into_twin(twin, f);
-        ff_vmaf_feature_free(&f);
-        if (out)
-            *out = twin;
-        return 0;
-    }
-    if (e->nb_features == MAX_FEATURES) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Too many feature extractors (at most %d).\n", MAX_FEATURES);
-        ff_vmaf_feature_free(&f);
-        return AVERROR(EINVAL);
-    }
-    f->rank = e->nb_features;
-    e->features[e->nb_features++] = f;
-    if (out)
-        *out = f;
-    return 0;
-}
-
-int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
-                                        const AVDictionary *opts,
-                                        FFVmafFeature **out)
-{
-    int ret = add_feature(e, name, opts, out);
-    if (ret < 0)
-        feature_failed(e, name);
-    return ret;
-}
-
-int ff_vmaf_engine_parse_list(FFVmafEngine *e, const char *list,
-                              int (*add)(FFVmafEngine *e, const char *entry))
-{
-    char *copy, *saveptr = NULL, *entry;
-    int ret = 0;
-
-    if (!list || !*list)
-        return 0;
-    if (!(copy = av_strdup(list)))
-        return AVERROR(ENOMEM);
-    /* As libvmaf's filter: entries are split at '|'. */
-    for (entry = av_strtok(copy, "|", &saveptr); entry && ret >= 0;
-         entry = av_strtok(NULL, "|", &saveptr))
-        ret = add(e, entry);
-    av_free(copy);
-    return ret;
-}
-
-/*
- * A feature entry without name=: the word it starts with when that is no
- * key=value pair (feature=psnr), else a key that is a feature's name
- * (feature=psnr=true), in word; 1 when that word is a feature's name.
- */
-static int meant_feature(const char *spec, const AVDictionary *entry, char *word, size_t size)
-{
-    const AVDictionaryEntry *t = NULL;
-    size_t n = strcspn(spec, "=:\\'");
-
-    word[0] = 0;
-    if (n && spec[n] != '=' && spec[n] != '\\' && spec[n] != '\'') {
-        av_strlcpy(word, spec, FFMIN(n + 1, size));
-        return !!ff_vmaf_extractor_find(word);
-    }
-    while ((t = av_dict_iterate(entry, t)))
-        if (ff_vmaf_extractor_find(t->key)) {
-            av_strlcpy(word, t->key, size);
-            return 1;
-        }
-    return 0;
-}
-
-static int add_feature_entry(FFVmafEngine *e, const char *spec)
-{
-    AVDictionary *entry = NULL, *opts = NULL;
-    const AVDictionaryEntry *name;
-    char word[256] = "";
-    int ret;
-
-    /* key=value pairs at ':' with FFmpeg's usual backslash escaping. */
-    ret  = av_dict_parse_string(&entry, spec, "=", ":", 0);
-    name = ret < 0 ? NULL : av_dict_get(entry, "name", NULL, 0);
-    if (!name && meant_feature(spec, entry, word, sizeof(word))) {
-        /* A feature's name where name=<feature> was expected: say what to
-         * write, not only what was wrong. */
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Feature entry '%s' has no name=<feature>: did you mean name=%s?\n",
-               spec, word);
-        feature_failed(e, word);
-        ret = AVERROR(EINVAL);
-    } else if (!name && word[0]) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Feature entry '%s' has no name=<feature>, and '%s' is not a feature. "
-               "Available features: %s.\n", spec, word, ff_vmaf_extractor_names());
-        feature_failed(e, word);
-        ret = AVERROR(EINVAL);
-    } else if (ret < 0) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "Cannot parse '%s': expected key=value pairs separated by ':'.\n", spec);
-        feature_failed(e, spec);
-    } else if (!name) {
-        av_log(e->log_ctx, AV_LOG_ERROR,
-               "A feature entry needs name=<feature>. Available features: %s.\n",
-               ff_vmaf_extractor_names());
-        feature_failed(e, spec);
-        ret = AVERROR(EINVAL);
-    } else if ((ret = av_dict_copy(&opts, entry, 0)) < 0) {
-        feature_failed(e, name->value);
-    } else {
-        av_dict_set(&opts, "name", NULL, 0);
-        ret = ff_vmaf_engine_add_feature_instance(e, name->value, opts, NULL);
-    }
-    av_dict_free(&opts);
-    av_dict_free(&entry);
-    return ret;
-}
-
-int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list)
-{
-    return ff_vmaf_engine_parse_list(e, list, add_feature_entry);
-}
-
-/* The scratch planes *buf, allocated the first time they are needed. */
-static uint8_t *unpack_buffer(FFVmafEngine *e, uint8_t **buf)
-{
-    if (!*buf)
-        *buf = av_malloc(ff_vmaf_picture_unpack_size(&e->geo));
-    return *buf;
-}
-
-int ff_vmaf_engine_cpu_features(const FFVmafEngine *e)
-{
-    int n = 0;
-    for (int i = 0; i < e->nb_features; i++)
-        n += !(e->features[i]->ex->flags & FF_VMAF_EXTRACTOR_GPU);
-    return n;
-}
-
 /* Close the first n features, initialised: free() skips them, the engine
  * not being configured. */
 static void close_features(FFVmafEngine *e, int n)
@@ -326,7 +121,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
     for (int i = 0; i < e->nb_features; i++) {
         FFVmafFeature *f = e->features[i];
         if (f->ex->init && (ret = f->ex->init(f, geo)) < 0) {
-            feature_failed(e, f->ex->name);
+            ff_vmaf_engine_feature_failed(e, f->ex->name);
             close_features(e, i);
             return ret;
         }
@@ -340,7 +135,7 @@ int ff_vmaf_engine_configure(FFVmafEngine *e, const FFVmafGeometry *geo,
         e->delay = FFMAX(e->delay, e->features[i]->frame_delay);
     for (int w = 0; w < 2; w++)
         if ((geo->chroma_layout[w] != FF_VMAF_CHROMA_PLANAR || geo->sample_shift[w]) &&
-            !unpack_buffer(e, &e->unpack_buf[w]))
+            !ff_vmaf_engine_unpack_buffer(e, &e->unpack_buf[w]))
             return AVERROR(ENOMEM);
 
     if (n_threads <= 0)
@@ -371,88 +166,9 @@ int ff_vmaf_engine_nb_threads(const FFVmafEngine *e)
     return e->nb_threads;
 }
 
-int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index)
-{
-    return index % e->step == 0;
-}
-
-int ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index)
-{
-    return ff_vmaf_engine_is_scored(e, index) ||
-           (f->ex->flags & FF_VMAF_EXTRACTOR_EVERY_FRAME);
-}
-
-int ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index)
-{
-    for (int i = 0; i < e->nb_features; i++) {
-        const FFVmafFeature *f = e->features[i];
-        if (!(f->ex->flags & FF_VMAF_EXTRACTOR_GPU) && ff_vmaf_engine_runs_on(e, f, index))
-            return 1;
-    }
-    return 0;
-}
-
 int ff_vmaf_engine_needs_host_pixels(const FFVmafEngine *e)
 {
     return !ff_vmaf_engine_gpu_reads_device(e) || ff_vmaf_engine_cpu_runs_on(e, e->nb_pushed);
-}
-
-/*
- * A 10- or 12-bit picture with samples above (1 << bpc) - 1 is scored as
- * the picture clamped to that maximum, by the GPU and the CPU alike: no
- * decoder writes such samples (a raw file read with the wrong format can
- * hold them), libvmaf's result on them is undefined (its integer kernels
- * overflow), and every in-range picture is left untouched, bit for bit.
- * Only plain host pictures are looked at: the unpack of high-bit-packed
- * ones (P010...) shifts their samples into range, 8- and 16-bit samples
- * cannot exceed it, and hardware frames come in such formats only.
- */
-int ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPicture *pic)
-{
-    FFVmafPicture view;
-    if (!ff_vmaf_picture_is_plain(pic) || !ff_vmaf_picture_out_of_range(pic, &e->geo))
-        return 0;
-    if (!unpack_buffer(e, buf))
-        return AVERROR(ENOMEM);
-    ff_vmaf_picture_clamp(&view, *buf, pic, &e->geo);
-    *pic = view;
-    ff_vmaf_engine_warn_clamped(e, which);
-    return 0;
-}
-
-void ff_vmaf_engine_warn_clamped(FFVmafEngine *e, int which)
-{
-    if (!e->clamp_warned[which]) {
-        av_log(e->log_ctx, AV_LOG_WARNING,
-               "The %s picture of frame %u holds samples above %d, the largest %d-bit value: "
-               "they are clamped to %d, here and in any later frame (a decoder never writes "
-               "them; is the input's pixel format the right one?).\n",
-               which ? "distorted" : "reference", e->nb_pushed, (1 << e->geo.bpc) - 1,
-               e->geo.bpc, (1 << e->geo.bpc) - 1);
-        e->clamp_warned[which] = 1;
-    }
-}
-
-/* The picture as the CPU extractors read it: planar, low-bit, in host
- * memory (a device picture's host view, unpacked where needed). */
-int ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture *pic,
-                            FFVmafPicture *view, const FFVmafPicture **out)
-{
-    if (pic->on_device) {
-        if (!(pic = pic->host)) {
-            av_log(e->log_ctx, AV_LOG_ERROR,
-                   "Internal error: a hardware frame without its host copy.\n");
-            return AVERROR_BUG;
-        }
-    }
-    if (!ff_vmaf_picture_is_plain(pic)) {
-        if (!unpack_buffer(e, buf))
-            return AVERROR(ENOMEM);
-        ff_vmaf_picture_unpack(view, *buf, pic, &e->geo);
-        pic = view;
-    }
-    *out = pic;
-    return 0;
 }
 
 int ff_vmaf_engine_keeps_frames(const FFVmafEngine *e)
@@ -464,39 +180,6 @@ static void free_held(AVFrame **hold, int nb_hold)
 {
     for (int i = 0; i < nb_hold; i++)
         av_frame_free(&hold[i]);
-}
-
-int ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src)
-{
-    size_t size[3] = { 0 }, total = 0;
-    AVFrame *f;
-    uint8_t *p;
-
-    if (src->on_device)
-        return AVERROR(ENOSYS);
-    for (int i = 0; i < 3; i++)
-        if (src->data[i]) {
-            if (src->linesize[i] < 0)
-                return AVERROR(ENOSYS);
-            size[i] = (size_t)src->linesize[i] * ff_vmaf_picture_rows(src, i);
-            total  += size[i];
-        }
-    if (!(f = av_frame_alloc()))
-        return AVERROR(ENOMEM);
-    if (!(f->buf[0] = av_buffer_alloc(total ? total : 1))) {
-        av_frame_free(&f);
-        return AVERROR(ENOMEM);
-    }
-    *dst = *src;
-    p = f->buf[0]->data;
-    for (int i = 0; i < 3; i++)
-        if (src->data[i]) {
-            memcpy(p, src->data[i], size[i]);
-            dst->data[i] = p;
-            p += size[i];
-        }
-    *out = f;
-    return 0;
 }
 
 int ff_vmaf_engine_push(FFVmafEngine *e, const FFVmafPicture *ref,
@@ -662,17 +345,6 @@ void ff_vmaf_engine_limit_frames(FFVmafEngine *e, unsigned n)
 unsigned ff_vmaf_engine_nb_frames(const FFVmafEngine *e)
 {
     return FFMIN(e->nb_pushed, e->frame_limit);
-}
-
-unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e)
-{
-    unsigned n = e->frames ? ff_vmaf_engine_frames_completed(e) : e->nb_pushed;
-    if (e->flushed)
-        return e->nb_pushed;
-    /* The GPU's values are read back a few frames late. */
-    if (e->gpu)
-        n = FFMIN(n, e->gpu_collected);
-    return n > (unsigned)e->delay ? n - e->delay : 0;
 }
 
 unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e)

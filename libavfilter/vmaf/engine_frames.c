@@ -44,7 +44,7 @@
 #include "libavutil/thread.h"
 #include "libavutil/time.h"
 
-#include "engine_internal.h"
+#include "engine_state.h"
 
 enum SlotState { SLOT_FREE, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
 

@@ -34,7 +34,7 @@
 
 #include "libavfilter/hip/vmaf_gpu.h"
 
-#include "engine_internal.h"
+#include "engine_state.h"
 
 void ff_vmaf_engine_set_backend(FFVmafEngine *e, enum FFVmafBackend backend, int device)
 {

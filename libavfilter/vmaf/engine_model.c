@@ -33,7 +33,7 @@
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 
-#include "engine_internal.h"
+#include "engine_state.h"
 #include "model.h"
 
 typedef struct EngineModel {
@@ -357,4 +357,15 @@ int ff_vmaf_engine_check_names(const FFVmafEngine *e, int log_format)
             return ret;
     }
     return 0;
+}
+
+unsigned ff_vmaf_engine_nb_features_done(const FFVmafEngine *e)
+{
+    unsigned n = e->frames ? ff_vmaf_engine_frames_completed(e) : e->nb_pushed;
+    if (e->flushed)
+        return e->nb_pushed;
+    /* The GPU's values are read back a few frames late. */
+    if (e->gpu)
+        n = FFMIN(n, e->gpu_collected);
+    return n > (unsigned)e->delay ? n - e->delay : 0;
 }

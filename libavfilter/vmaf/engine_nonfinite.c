@@ -33,7 +33,7 @@
 #include "libavutil/dict.h"
 #include "libavutil/log.h"
 
-#include "engine_internal.h"
+#include "engine_state.h"
 #include "model.h"
 
 /* "NaN", "+inf" or "-inf": printf's spelling of NaN varies ("-nan"). */

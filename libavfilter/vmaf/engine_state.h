@@ -19,11 +19,15 @@
 
 /**
  * @file
- * Engine state shared by engine.c and the model scoring in engine_model.c.
+ * The engine's state and its internal layers, from the bottom up:
+ * engine_state.c (what scoring a pair asks of the state), engine_features.c
+ * (the features of a run), engine_frames.c (frames in parallel on the CPU),
+ * engine_gpu.c (the GPU twins), engine_model.c (the models), and engine.c,
+ * the API of engine.h on top. A file calls only those below it.
  */
 
-#ifndef AVFILTER_VMAF_ENGINE_INTERNAL_H
-#define AVFILTER_VMAF_ENGINE_INTERNAL_H
+#ifndef AVFILTER_VMAF_ENGINE_STATE_H
+#define AVFILTER_VMAF_ENGINE_STATE_H
 
 #include "libavutil/dict.h"
 #include "libavutil/frame.h"
@@ -119,6 +123,9 @@ struct FFVmafEngine {
     unsigned cpu_frames_timed;
 };
 
+/* Features (engine_features.c). */
+/** Log libvmaf's words for a feature that cannot be set up. */
+void ff_vmaf_engine_feature_failed(const FFVmafEngine *e, const char *what);
 int ff_vmaf_engine_add_feature_instance(FFVmafEngine *e, const char *name,
                                         const AVDictionary *opts,
                                         FFVmafFeature **out);
@@ -138,8 +145,9 @@ void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPic
                                 const FFVmafPicture *dis);
 void ff_vmaf_engine_free_recent(FFVmafEngine *e);
 
-/* The pictures as the CPU extractors read them (engine.c). *buf is the
- * scratch of the frame, allocated the first time it is needed. */
+/* The pictures as the CPU extractors read them (engine_state.c). *buf is
+ * the scratch of the frame, allocated the first time it is needed. */
+uint8_t *ff_vmaf_engine_unpack_buffer(FFVmafEngine *e, uint8_t **buf);
 int  ff_vmaf_engine_clamp(FFVmafEngine *e, int which, uint8_t **buf, FFVmafPicture *pic);
 int  ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture *pic,
                              FFVmafPicture *view, const FFVmafPicture **out);
@@ -209,4 +217,4 @@ void ff_vmaf_engine_check_frame(FFVmafEngine *e, unsigned index);
 void ff_vmaf_engine_check_pooled(FFVmafEngine *e, int key_idx, enum FFVmafPoolMethod method,
                                  unsigned nb_frames, double v);
 
-#endif /* AVFILTER_VMAF_ENGINE_INTERNAL_H */
+#endif /* AVFILTER_VMAF_ENGINE_STATE_H */
