@@ -27,34 +27,21 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "config.h"
 #include "config_components.h"
-
-#if HAVE_DIRENT_H
-#include <dirent.h>
-#endif
-#if HAVE_UNISTD_H
-#include <unistd.h>
-#endif
 
 #include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
-#include "libavutil/file_open.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
-#include "libavutil/thread.h"
 #include "libavutil/time.h"
 #include "libavutil/timestamp.h"
 #include "libavutil/mathematics.h"
@@ -74,6 +61,7 @@
 
 #include "vmaf/engine.h"
 #include "vmaf/feature.h"
+#include "vmaf/log_file.h"
 #include "vmaf/output.h"
 
 enum VMAFBackend {
@@ -105,16 +93,7 @@ typedef struct VMAFHIPContext {
     int gpu_graphs;
 
     FFVmafEngine *engine;
-    FILE *log_file;
-    /* The log is written into log_tmp, beside log_final, and renamed over
-     * it once complete: a run that fails or is killed keeps the previous
-     * log. log_tmp is NULL when log_final is written directly (a device,
-     * a pipe). */
-    char *log_final;            ///< log_path, or the file its symlink names
-    char *log_tmp;
-    int log_done;               ///< written, or given up
-    int log_failed;             ///< the log could not be written
-    int holds_sighup;           ///< counted in hup_users
+    FFVmafLogFile *log;             ///< NULL without log_path
     int in_uninit;
     enum FFVmafLogFormat log_format;
     enum FFVmafPoolMethod pool_method;
@@ -313,511 +292,24 @@ static int emit_ready(AVFilterContext *ctx, unsigned max)
 }
 
 /*
- * Logs written in this process by instances of the filter that did not see
- * the end of their stream: ffmpeg re-creates the filter graph when an
- * input's resolution changes, without an end of stream for the old one,
- * and the new instance must not replace the log of the frames before.
- */
-static AVMutex cut_logs_lock = AV_MUTEX_INITIALIZER;
-static struct {
-    char *path;
-    int parts;
-} cut_logs[32];
-
-/*
- * The part of the stream a log of path holds: 1, or 2, 3... after parts
- * written by instances cut short. An instance that saw the end of its
- * stream ends the series: a later graph scores another stream.
- */
-static int claim_log_part(const char *path, int stream_ended)
-{
-    int part = 1, i, n;
-
-    ff_mutex_lock(&cut_logs_lock);
-    for (n = 0; n < FF_ARRAY_ELEMS(cut_logs) && cut_logs[n].path; n++)
-        ;
-    for (i = 0; i < n; i++)
-        if (!strcmp(cut_logs[i].path, path))
-            break;
-    if (i < n)
-        part = cut_logs[i].parts + 1;
-    if (stream_ended && i < n) {
-        av_freep(&cut_logs[i].path);
-        cut_logs[i] = cut_logs[n - 1];
-        cut_logs[n - 1].path = NULL;
-    } else if (!stream_ended && i < FF_ARRAY_ELEMS(cut_logs)) {
-        if (i == n)
-            cut_logs[i].path = av_strdup(path);
-        cut_logs[i].parts = part;
-    }
-    ff_mutex_unlock(&cut_logs_lock);
-    return part;
-}
-
-/* "dir/vmaf.json" -> "dir/vmaf.part2.json" */
-static char *log_part_name(const char *path, int part)
-{
-    const char *base = strrchr(path, '/'), *dot;
-
-    base = base ? base + 1 : path;
-    dot  = strrchr(base, '.');
-    if (!dot || dot == base)
-        return av_asprintf("%s.part%d", path, part);
-    return av_asprintf("%.*s.part%d%s", (int)(dot - path), path, part, dot);
-}
-
-/*
- * Whether this process has the file st describes open. When ffmpeg
- * configures the graph that scores them, its inputs are open: a log_path
- * naming one would replace it. Only where /proc/self/fd lists the open
- * files (Linux); elsewhere the temporary file at least keeps the input
- * intact until it has been read.
- */
-static int is_open_in_process(const struct stat *st)
-{
-    int found = 0;
-#if HAVE_DIRENT_H
-    DIR *dir = opendir("/proc/self/fd");
-    struct dirent *de;
-
-    if (!dir)
-        return 0;
-    while (!found && (de = readdir(dir))) {
-        char fd_path[300];
-        struct stat fd_st;
-        if (de->d_name[0] == '.')
-            continue;
-        snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%s", de->d_name);
-        found = !stat(fd_path, &fd_st) && fd_st.st_dev == st->st_dev &&
-                fd_st.st_ino == st->st_ino;
-    }
-    closedir(dir);
-#endif
-    return found;
-}
-
-#define MAX_LINK_DEPTH 40
-
-/*
- * Where the chain of symlinks that starts at path ends, the file there
- * existing or not (realpath() fails on a dangling link): the log goes
- * there and the links stay, as with libvmaf's fopen(), where a rename
- * over path would replace the first link. A relative target is relative
- * to its link's directory. *target is NULL when path is no symlink.
- */
-static int follow_log_links(const char *path, char **target)
-{
-    *target = NULL;
-#if HAVE_LSTAT && HAVE_UNISTD_H
-    for (int depth = 0;; depth++) {
-        const char *link = *target ? *target : path, *slash = strrchr(link, '/');
-        char buf[4096], *next;
-        struct stat st;
-        ssize_t len;
-
-        if (lstat(link, &st) || !S_ISLNK(st.st_mode))
-            return 0;
-        if (depth == MAX_LINK_DEPTH) {
-            av_freep(target);
-            return AVERROR(ELOOP);
-        }
-        if ((len = readlink(link, buf, sizeof(buf))) < 0 || len >= (ssize_t)sizeof(buf)) {
-            int err = len < 0 ? errno : ENAMETOOLONG;
-            av_freep(target);
-            return AVERROR(err);
-        }
-        buf[len] = 0;
-        next = buf[0] == '/' || !slash ? av_strdup(buf)
-             : av_asprintf("%.*s/%s", (int)(slash - link), link, buf);
-        av_free(*target);
-        if (!(*target = next))
-            return AVERROR(ENOMEM);
-    }
-#else
-    return 0;
-#endif
-}
-
-/*
- * The absolute name of path, which may not exist yet (its directory then
- * resolved); path itself where it cannot be resolved.
- */
-static char *absolute_log_path(const char *path)
-{
-#if HAVE_LSTAT && HAVE_UNISTD_H
-    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    char *real = realpath(path, NULL), *dir, *ret;
-
-    if (!real) {
-        dir  = slash ? av_strndup(path, slash - path + 1) : av_strdup(".");
-        real = dir ? realpath(dir, NULL) : NULL;
-        av_free(dir);
-        if (!real)
-            return av_strdup(path);
-        ret = av_asprintf("%s%s%s", real, real[strlen(real) - 1] == '/' ? "" : "/", base);
-    } else {
-        ret = av_strdup(real);
-    }
-    free(real);
-    return ret;
-#else
-    return av_strdup(path);
-#endif
-}
-
-/*
- * The log files the instances of the filter in this process write. Two
- * instances writing one file would each replace the other's log, the one
- * that ends last winning: the second is refused at init. A file is known
- * by its absolute name and, where it exists, by its device and inode
- * (another spelling, a hard link). Devices and pipes are not counted
- * (log_path=/dev/null twice is fine). ffmpeg frees a graph before it
- * creates the one that replaces it (an input's resolution changed), so
- * the new instance finds the file free.
- */
-typedef struct LogUser {
-    struct LogUser *next;
-    const AVFilterContext *ctx;
-    char *name;
-    char *path;
-    int has_inode;
-    dev_t dev;
-    ino_t ino;
-} LogUser;
-
-static AVMutex log_users_lock = AV_MUTEX_INITIALIZER;
-static LogUser *log_users;
-
-static void free_log_user(LogUser **u)
-{
-    if (!*u)
-        return;
-    av_freep(&(*u)->name);
-    av_freep(&(*u)->path);
-    av_freep(u);
-}
-
-static int claim_log_file(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    LogUser *u = av_mallocz(sizeof(*u)), *o;
-    struct stat st;
-
-    if (!u)
-        return AVERROR(ENOMEM);
-    u->ctx  = ctx;
-    u->name = av_strdup(ctx->name ? ctx->name : ctx->filter->name);
-    u->path = absolute_log_path(s->log_final);
-    if (!u->name || !u->path) {
-        free_log_user(&u);
-        return AVERROR(ENOMEM);
-    }
-    if (!stat(s->log_final, &st)) {
-        u->has_inode = 1;
-        u->dev = st.st_dev;
-        u->ino = st.st_ino;
-    }
-
-    ff_mutex_lock(&log_users_lock);
-    for (o = log_users; o; o = o->next)
-        if (!strcmp(o->path, u->path) ||
-            (o->has_inode && u->has_inode && o->dev == u->dev && o->ino == u->ino))
-            break;
-    if (o) {
-        av_log(ctx, AV_LOG_ERROR, "%s and %s both write their log to '%s' (log_path '%s'): "
-               "the log of the one that ends last would replace the other's. Give each "
-               "instance its own log_path.\n", o->name, u->name, o->path, s->log_path);
-    } else {
-        u->next   = log_users;
-        log_users = u;
-    }
-    ff_mutex_unlock(&log_users_lock);
-
-    if (o) {
-        free_log_user(&u);
-        return AVERROR(EINVAL);
-    }
-    return 0;
-}
-
-static void release_log_file(AVFilterContext *ctx)
-{
-    LogUser **p, *u = NULL;
-
-    ff_mutex_lock(&log_users_lock);
-    for (p = &log_users; *p; p = &(*p)->next) {
-        if ((*p)->ctx == ctx) {
-            u  = *p;
-            *p = u->next;
-            break;
-        }
-    }
-    ff_mutex_unlock(&log_users_lock);
-    free_log_user(&u);
-}
-
-#if HAVE_SIGACTION
-/*
- * SIGHUP (the terminal or the ssh session closed) kills the process where
- * its action is the default, and ffmpeg handles SIGINT and SIGTERM (it
- * ends the run, and uninit writes the log) but not SIGHUP: the run left
- * no log, only an empty temporary file. A filter cannot end the run
- * itself, so while an instance with a log lives, SIGHUP raises SIGTERM,
- * and ffmpeg's handler ends the run as for SIGTERM (a program that does
- * not handle SIGTERM ends as SIGHUP would have ended it). An action
- * someone else chose (SIG_IGN under nohup, a handler) is kept, and the
- * default comes back with the last instance if ours is still there.
- */
-static AVMutex hup_lock = AV_MUTEX_INITIALIZER;
-static int hup_users;
-static int hup_installed;
-
-static void sighup_to_sigterm(int sig)
-{
-    raise(SIGTERM);
-}
-#endif
-
-static void hold_sighup(VMAFHIPContext *s)
-{
-#if HAVE_SIGACTION
-    struct sigaction old, sa = { 0 };
-
-    ff_mutex_lock(&hup_lock);
-    if (!hup_users++ && !sigaction(SIGHUP, NULL, &old) &&
-        !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
-        sa.sa_handler = sighup_to_sigterm;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags   = SA_RESTART;
-        hup_installed = !sigaction(SIGHUP, &sa, NULL);
-    }
-    ff_mutex_unlock(&hup_lock);
-    s->holds_sighup = 1;
-#endif
-}
-
-static void release_sighup(VMAFHIPContext *s)
-{
-#if HAVE_SIGACTION
-    struct sigaction cur, dfl = { 0 };
-
-    if (!s->holds_sighup)
-        return;
-    s->holds_sighup = 0;
-    ff_mutex_lock(&hup_lock);
-    if (!--hup_users && hup_installed) {
-        if (!sigaction(SIGHUP, NULL, &cur) && !(cur.sa_flags & SA_SIGINFO) &&
-            cur.sa_handler == sighup_to_sigterm) {
-            dfl.sa_handler = SIG_DFL;
-            sigemptyset(&dfl.sa_mask);
-            sigaction(SIGHUP, &dfl, NULL);
-        }
-        hup_installed = 0;
-    }
-    ff_mutex_unlock(&hup_lock);
-#endif
-}
-
-/*
- * Create the log's temporary file beside log_path, so that an unwritable
- * path fails before any frame, and log_path itself is only replaced once
- * the log is complete.
- */
-static int open_log(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    struct stat st;
-    int fd = -1, pid = 0, ret;
-
-    /* The target of a symlink gets the log, as it did when the path was
-     * opened for writing; the links stay. */
-    if ((ret = follow_log_links(s->log_path, &s->log_final)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-               s->log_path, av_err2str(ret));
-        return ret;
-    }
-#if HAVE_LSTAT && HAVE_UNISTD_H
-    /* An existing target by its canonical name, as the messages give it. */
-    if (s->log_final) {
-        char *real = realpath(s->log_final, NULL);
-        if (real) {
-            av_free(s->log_final);
-            s->log_final = av_strdup(real);
-            free(real);
-            if (!s->log_final)
-                return AVERROR(ENOMEM);
-        }
-    }
-#endif
-    if (!s->log_final && !(s->log_final = av_strdup(s->log_path)))
-        return AVERROR(ENOMEM);
-
-    if (!stat(s->log_final, &st)) {
-        if (S_ISDIR(st.st_mode)) {
-            av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: it is a "
-                   "directory.\n", s->log_path);
-            return AVERROR(EISDIR);
-        }
-        if (!S_ISREG(st.st_mode)) {
-            /* A device or a pipe keeps nothing to protect, and a file
-             * renamed over it would replace it: write it directly. */
-            if (!(s->log_file = avpriv_fopen_utf8(s->log_final, "w"))) {
-                ret = AVERROR(errno);
-                av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-                       s->log_path, av_err2str(ret));
-                return ret;
-            }
-            return 0;
-        }
-        if (is_open_in_process(&st)) {
-            av_log(ctx, AV_LOG_ERROR, "log_path '%s' is a file this process has open (one of "
-                   "the inputs?): the log would replace it. Choose another log_path.\n",
-                   s->log_path);
-            return AVERROR(EINVAL);
-        }
-    }
-
-#if HAVE_UNISTD_H
-    pid = getpid();
-#endif
-    /* O_EXCL: never write into a file someone else is writing (another
-     * instance of the filter, a left-over of a killed run). */
-    for (int n = 0; n < 100 && fd < 0; n++) {
-        av_freep(&s->log_tmp);
-        s->log_tmp = n ? av_asprintf("%s.tmp-%d-%d", s->log_final, pid, n)
-                       : av_asprintf("%s.tmp-%d", s->log_final, pid);
-        if (!s->log_tmp)
-            return AVERROR(ENOMEM);
-        fd = avpriv_open(s->log_tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0 || !(s->log_file = fdopen(fd, "w"))) {
-        ret = AVERROR(errno);
-        av_log(ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: cannot create "
-               "the file '%s' beside it: %s.\n", s->log_path, s->log_tmp, av_err2str(ret));
-        if (fd >= 0) {
-            close(fd);
-            remove(s->log_tmp);
-        }
-        av_freep(&s->log_tmp);
-        return ret;
-    }
-    return 0;
-}
-
-/* Drop the log: close it, and remove its temporary file. */
-static void discard_log(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-
-    if (s->log_file)
-        fclose(s->log_file);
-    s->log_file = NULL;
-    if (s->log_tmp)
-        remove(s->log_tmp);
-    av_freep(&s->log_tmp);
-    s->log_done = 1;
-}
-
-/*
- * A run that scored no pair writes no log, and an older log at log_path
- * must not pass for its result (a script that reads it without looking at
- * the exit status): it is moved aside, and the run says where.
- */
-static void set_aside_log(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    struct stat st;
-    char *old;
-
-    discard_log(ctx);
-    if (!s->log_final || stat(s->log_final, &st) || !S_ISREG(st.st_mode))
-        return;
-    if (!(old = av_asprintf("%s.old", s->log_final)))
-        return;
-    if (rename(s->log_final, old))
-        av_log(ctx, AV_LOG_ERROR, "log_path '%s' holds an earlier run's log, which could not be "
-               "moved aside to '%s' (%s): it is not this run's result.\n", s->log_path, old,
-               av_err2str(AVERROR(errno)));
-    else
-        av_log(ctx, AV_LOG_ERROR, "log_path '%s' held an earlier run's log: it was moved to '%s' "
-               "so that it is not taken for this run's result; this run wrote no log.\n",
-               s->log_path, old);
-    av_free(old);
-}
-
-/*
- * Write the log into its temporary file and rename it over log_path. A
- * failure keeps the previous log and is returned.
+ * Write the log and put it in place, at the end of the stream or, for a
+ * run cut short, in uninit. A failure keeps the previous log and is
+ * returned.
  */
 static int finish_log(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
+    unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
+    double secs = (s->end_time - s->start_time) / 1e6;
     FFVmafPairingStats pairing;
-    unsigned pushed;
-    double secs, fps;
-    char *dst = NULL;
-    int part, ret;
 
-    if (!s->log_file || s->log_done)
+    if (!s->log)
         return 0;
-    if (!(pushed = ff_vmaf_engine_nb_pushed(s->engine))) {
-        discard_log(ctx);
-        return 0;
-    }
-    s->log_done = 1;
-    secs = (s->end_time - s->start_time) / 1e6;
-    fps  = secs > 0 ? pushed / secs : 0.0;
     pairing = ff_vmaf_hip_pairing_stats(&s->pairing);
-    ret  = ff_vmaf_engine_write_log(s->engine, s->log_file, s->log_format, fps,
-                                    ff_vmaf_hip_pairing_mode_name(s->pairing.mode), &pairing);
-    if (ret >= 0 && fflush(s->log_file))
-        ret = AVERROR(errno);
-#if HAVE_UNISTD_H
-    /* On the disk before the rename: a crash then leaves the old log or
-     * the new one, never a part. */
-    if (ret >= 0 && s->log_tmp && fsync(fileno(s->log_file)))
-        ret = AVERROR(errno);
-#endif
-    if (fclose(s->log_file) && ret >= 0)
-        ret = AVERROR(errno);
-    s->log_file = NULL;
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Error writing the log to '%s': %s.%s\n",
-               s->log_tmp ? s->log_tmp : s->log_final, av_err2str(ret),
-               s->log_tmp ? " The previous log_path is kept." : "");
-        discard_log(ctx);
-        s->log_failed = 1;
-        return ret;
-    }
-    if (!s->log_tmp)
-        return 0;
-
-    if ((part = claim_log_part(s->log_final, !s->in_uninit)) > 1) {
-        if (!(dst = log_part_name(s->log_final, part))) {
-            discard_log(ctx);
-            return AVERROR(ENOMEM);
-        }
-        av_log(ctx, AV_LOG_WARNING, "An earlier instance of this filter wrote log_path '%s' "
-               "without reaching the end of its stream: ffmpeg re-created the filter graph "
-               "(an input's resolution changed, say), so "
-               "this instance scored only the frames from there on; writing this part's log "
-               "to '%s' to keep the earlier one. For one log of the whole stream, give the "
-               "filter one size (a scale filter before it) and add -reinit_filter 0 before "
-               "the input.\n", s->log_final, dst);
-    }
-    if (rename(s->log_tmp, dst ? dst : s->log_final)) {
-        ret = AVERROR(errno);
-        av_log(ctx, AV_LOG_ERROR, "Cannot put the log in place: renaming '%s' to '%s' "
-               "failed: %s.\n", s->log_tmp, dst ? dst : s->log_final, av_err2str(ret));
-        discard_log(ctx);
-        s->log_failed = 1;
-    } else {
-        av_freep(&s->log_tmp);
-    }
-    av_free(dst);
-    return ret;
+    return ff_vmaf_log_file_write(s->log, s->engine, s->log_format,
+                                  secs > 0 ? pushed / secs : 0.0,
+                                  ff_vmaf_hip_pairing_mode_name(s->pairing.mode),
+                                  &pairing, !s->in_uninit);
 }
 
 static int flush_engine(AVFilterContext *ctx)
@@ -832,7 +324,7 @@ static int flush_engine(AVFilterContext *ctx)
     if ((ret = ff_vmaf_engine_flush(s->engine)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "Failed to complete the last frames' scores.\n");
         /* The scores are incomplete: the previous log stays. */
-        discard_log(ctx);
+        ff_vmaf_log_file_discard(s->log);
         return ret;
     }
     /* The end of the stream: the log is complete, and a failure to write it
@@ -1315,12 +807,8 @@ static av_cold int init(AVFilterContext *ctx)
         return AVERROR(EINVAL);
     }
     s->log_format = ret;
-    /* Refused here: it would fail only once the stream is scored. */
-    if (s->log_path && !*s->log_path) {
-        av_log(ctx, AV_LOG_ERROR, "log_path is empty: give a file name, or leave log_path "
-               "out to write no log.\n");
-        return AVERROR(EINVAL);
-    }
+    if ((ret = ff_vmaf_log_file_check_path(s->log_path, ctx)) < 0)
+        return ret;
     if (s->log_fmt && !s->log_path) {
         av_log(ctx, AV_LOG_ERROR,
                "log_fmt=%s needs log_path=FILE: the log is only written to a file.\n",
@@ -1354,11 +842,10 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
 
     /* Create the log's file now so a bad path fails before any frame. */
-    if (s->log_path) {
-        if ((ret = open_log(ctx)) < 0 || (s->log_tmp && (ret = claim_log_file(ctx)) < 0))
-            return ret;
-        hold_sighup(s);
-    }
+    if (s->log_path &&
+        (ret = ff_vmaf_log_file_open(&s->log, s->log_path,
+                                     ctx->name ? ctx->name : ctx->filter->name, ctx)) < 0)
+        return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     s->waiting = av_fifo_alloc2(4, sizeof(DeferredPair), AV_FIFO_FLAG_AUTO_GROW);
@@ -1638,7 +1125,7 @@ static int activate(AVFilterContext *ctx)
             return ret;
         if ((ret = ff_vmaf_hip_pairing_report_end(&s->pairing,
                                                   ff_vmaf_engine_nb_pushed(s->engine))) < 0) {
-            set_aside_log(ctx);
+            ff_vmaf_log_file_set_aside(s->log);
             return ret;
         }
         if ((ret = flush_engine(ctx)) < 0 || (ret = emit_ready(ctx, UINT_MAX)) < 0)
@@ -1712,7 +1199,8 @@ static av_cold void uninit(AVFilterContext *ctx)
          * metadata and do not depend on how far the inputs were read.
          * A log that failed at the end of the stream failed the graph
          * before the scored frames left: every pair is pooled. */
-        if (s->nb_emitted < ff_vmaf_engine_nb_pushed(s->engine) && !s->log_failed) {
+        if (s->nb_emitted < ff_vmaf_engine_nb_pushed(s->engine) &&
+            !ff_vmaf_log_file_failed(s->log)) {
             av_log(ctx, AV_LOG_INFO, "The output ended after %"PRId64" frames; the %u frame%s "
                    "read past them %s not pooled or logged.\n", s->nb_emitted,
                    ff_vmaf_engine_nb_pushed(s->engine) - (unsigned)s->nb_emitted,
@@ -1724,10 +1212,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         finish_log(ctx);
     }
     /* Nothing scored, or the log failed: the previous log stays. */
-    discard_log(ctx);
-    release_log_file(ctx);
-    release_sighup(s);
-    av_freep(&s->log_final);
+    ff_vmaf_log_file_close(&s->log);
 
     if (s->nb_events)
         av_log(ctx, AV_LOG_VERBOSE, "%.1f us per frame pair in the filter, on the "
