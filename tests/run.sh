@@ -144,6 +144,7 @@ fi
 run_unit "" gpu_ssim_sum_test
 run_unit "" cambi_heatmaps_test
 run_unit "" log_format_test "$data" "$format_dir" "$build"
+run_unit "" log_file_test
 
 # ---- dsp: every SIMD version against its C version, bit-exact (checkasm) ----
 
