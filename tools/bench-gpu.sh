@@ -5,7 +5,7 @@
 # capacity and 8 processes on the one GPU. doc/gpu-speed.md says what each
 # number means.
 #
-#   tools/bench-gpu.sh <ffmpeg> [outdir]
+# Usage: tools/bench-gpu.sh <ffmpeg> [outdir]
 #
 # outdir (default build/bench-gpu) receives two files: bench-gpu.txt (what
 # is printed) and bench-gpu-logs.tar.gz (every run's JSON log, stderr and
@@ -35,10 +35,22 @@
 set -u
 export LC_ALL=C
 
-ffmpeg=${1:?usage: tools/bench-gpu.sh <ffmpeg> [outdir]}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <ffmpeg>"
+[ $# -le 2 ] || usage "too many arguments"
+ffmpeg=$1
 out=${2:-build/bench-gpu}
 case $ffmpeg in /*) ;; *) ffmpeg=$PWD/$ffmpeg ;; esac
-[ -x "$ffmpeg" ] || { echo "no ffmpeg at $ffmpeg" >&2; exit 1; }
+[ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] || usage "no ffmpeg at $ffmpeg"
 mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
 scale=${BENCH_FRAMES_SCALE:-1}

@@ -4,7 +4,7 @@
 # alone (model vmaf_v0.6.1) and VMAF with psnr, float_ssim, float_ms_ssim
 # and cambi (the set libvmaf's own timing tables use).
 #
-#   tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
+# Usage: tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
 #
 # Environment: BENCH_SCALE multiplies the frame counts (default 1: 120,
 # 60 and 20 frames); BENCH_MT_FRAMES multiplies them again for runs of 4
@@ -22,6 +22,18 @@
 # count. At the end, the per-kernel table of tests/checkasm --bench.
 set -eu
 
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -le 2 ] || usage "too many arguments"
+
 ffmpeg=${1:-build/ffmpeg}
 extra=${2:-backend=cpu}
 scale=${BENCH_SCALE:-1}
@@ -32,6 +44,8 @@ all_threads=$(nproc)
 threads=${BENCH_THREADS:-"1 2 $all_threads"}
 threads=$(echo $threads | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 sizes=${BENCH_SIZES:-"sd hd 4k"}
+case $ffmpeg in */*) [ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] ;; *) command -v "$ffmpeg" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$ffmpeg'"
 mkdir -p "$dir"
 
 gen() { # name size frames pix_fmt

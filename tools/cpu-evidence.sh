@@ -4,7 +4,7 @@
 # for 1 to 16 threads (tests/threads.sh), tools/bench.sh with backend=cpu,
 # and, when a GPU answers, the frames-in-parallel CPU work beside it.
 #
-#   tools/cpu-evidence.sh <dir> [cpu|gpu|engine|all]
+# Usage: tools/cpu-evidence.sh <dir> [cpu|gpu|engine|all]
 #
 # engine: only the engine-capacity runs (CPU, and GPU when one answers).
 #
@@ -14,6 +14,20 @@
 # "engine capacity" is tests/engine_bench.c: frame pairs already in memory,
 # pushed through the engine with no reader and no decoder.
 set -u
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <dir>"
+[ $# -le 2 ] || usage "too many arguments"
+[ -d "$1" ] || usage "no directory '$1'"
+case ${2:-all} in cpu|gpu|engine|all) ;; *) usage "unknown part '$2'" ;; esac
 dir=$1
 what=${2:-all}
 ffmpeg=$dir/ffmpeg

@@ -4,8 +4,25 @@
 # the encoders of the tuning workflows), plus matplotlib for the plots.
 # As root this runs apt-get; otherwise it names the command to run.
 #
-#   deps.sh <stamp-file> [lgpl] [small]
+# Usage: tools/deps.sh <stamp-file> [lgpl] [small]
+#
+# The stamp file lists the packages once they are all installed (its folder
+# is made). A non-empty lgpl leaves out libx264 and libx265, a non-empty
+# small every library and matplotlib. The Makefile runs it.
 set -eu
+
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <stamp-file>"
+[ $# -le 3 ] || usage "too many arguments"
 
 stamp=$1
 lgpl=${2:-}

@@ -9,15 +9,35 @@
 #   tests are names in tests/ (vmaf_reference_test, gpu_parity_test, ...);
 #   the programs land in <outdir>. Run from the tree to build.
 set -eu
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; esac
+done
 arch=sm_90
-if [ "${1:-}" = -a ]; then arch=$2; shift 2; fi
-out=${1:?usage: tools/dev-engine.sh [-a sm_XX] <outdir> [test ...]}
+if [ "${1:-}" = -a ]; then
+    case ${2:-} in ''|-*) usage "-a needs an architecture, e.g. sm_90" ;; esac
+    arch=$2; shift 2
+fi
+for arg; do
+    case $arg in -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <outdir>"
+out=$1
 shift
 top=$(pwd)
 main=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$main/build}
 obj=$build/obj
 [ -f "$obj/config.h" ] || { echo "no $obj/config.h: run make in $main first" >&2; exit 1; }
+for t in "$@"; do
+    [ -f "$top/tests/$t.c" ] || usage "no test '$t' (no $top/tests/$t.c)"
+done
 mkdir -p "$out/o"
 CC=${CC:-cc}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -1,10 +1,9 @@
 #!/bin/sh
 # Embed every VMAF model file of a directory into a C source file, as the
-# table of built-in models (libavfilter/vmaf/models_data.h):
+# table of built-in models (libavfilter/vmaf/models_data.h).
 #
-#   embed-models.sh <model-dir> <output.c>
-#
-# e.g. sh tools/embed-models.sh models libavfilter/vmaf/models_data.c
+# Usage: tools/embed-models.sh <model-dir> <output.c>
+#        e.g. sh tools/embed-models.sh models libavfilter/vmaf/models_data.c
 #
 # Each <name>.json becomes the version "<name>" with its bytes verbatim, so a
 # built-in model gives the same scores as the file loaded by path. Only POSIX
@@ -13,10 +12,19 @@
 # interrupted run never leaves a truncated table behind.
 set -eu
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 <model-dir> <output.c>" >&2
-    exit 1
-fi
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 2 ] || usage "two arguments expected"
+[ -d "$1" ] || usage "no directory '$1'"
+[ -d "$(dirname "$2")" ] || usage "no directory '$(dirname "$2")' to write $2 in"
 dir=$1
 out=$2
 tmp=$out.tmp.$$

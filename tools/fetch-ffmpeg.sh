@@ -2,7 +2,7 @@
 # Fetch FFmpeg's pristine upstream tarball through Debian's archive, check its
 # sha256 and leave it in the cache directory.
 #
-#   fetch-ffmpeg.sh <version> <cache-dir>
+# Usage: tools/fetch-ffmpeg.sh <version> <cache-dir>
 #
 # Debian keeps the upstream release tarball unmodified as the package's
 # orig tarball (signed by FFmpeg's release key), so `apt-get source --tar-only`
@@ -10,6 +10,18 @@
 # archive.  It needs a deb-src entry; when the machine has none for sid, one is
 # derived from the machine's own Debian entry (same URIs), never hard-coded.
 set -eu
+
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 2 ] || usage "two arguments expected"
 
 tools=$(cd "$(dirname "$0")" && pwd)
 version=$1

@@ -5,13 +5,25 @@
 # when the installed headers will do, or nothing when none are available
 # (the build then has no NVDEC).
 #
-#   fetch-ffnvcodec.sh <cache-dir> <install-dir>
+# Usage: tools/fetch-ffnvcodec.sh <cache-dir> <install-dir>
 #
 # The system's libffmpeg-nvenc-dev is used when it is new enough for
 # FFmpeg 9 (11.1.5.3, 12.0.16.1 or 12.1.14.0 and later); Debian 12 ships
 # 11.1.5.2, so the headers are then built from Debian's nv-codec-headers
 # source package (its Makefile only copies headers and a .pc file).
 set -eu
+
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 2 ] || usage "two arguments expected"
 
 tools=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$1" "$2"

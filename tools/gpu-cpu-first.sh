@@ -18,12 +18,27 @@
 #      (1,200 frames), VMAF with psnr, float_ssim, float_ms_ssim and cambi,
 #      and the v1.0.16 3d0h model (SpEED) (600 frames each).
 #
-#   tools/gpu-cpu-first.sh <ffmpeg> [models-dir]
+# Usage: tools/gpu-cpu-first.sh <ffmpeg> [models-dir]
 # (CPU_FIRST_FRAMES=60: fewer frames everywhere, for a check of the script;
 # EXTRA_OPTS="cpu_first=300 ...": more filter options to compare.)
 set -u
-F=${1:?usage: tools/gpu-cpu-first.sh <ffmpeg> [models-dir]}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <ffmpeg>"
+[ $# -le 2 ] || usage "too many arguments"
+F=$1
 models=${2:-}
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
+[ -z "$models" ] || [ -d "$models" ] || usage "no directory '$models'"
 N=${CPU_FIRST_FRAMES:-1200}
 H=$((N / 2))
 dir=${BENCH_DIR:-/dev/shm/vmaf-cpu-first}

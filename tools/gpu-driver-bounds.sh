@@ -12,11 +12,25 @@
 #   5. uploading a frame from its own memory (cuMemHostRegister) against the
 #      staging copy, alone and 8 processes at once (tools/cuda-register-probe.c).
 #
-#   tools/gpu-driver-bounds.sh <ffmpeg> [probe]
+# Usage: tools/gpu-driver-bounds.sh <ffmpeg> [probe]
 # probe: tools/cuda-driver-probe.c built (cc -O2 -pthread ... -ldl); built
 # into the work directory when not given.
 set -u
-F=${1:?usage: tools/gpu-driver-bounds.sh <ffmpeg> [probe]}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <ffmpeg>"
+[ $# -le 2 ] || usage "too many arguments"
+F=$1
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
 dir=${BENCH_DIR:-/dev/shm/vmaf-driver}
 mkdir -p "$dir" || exit 1
 P=${2:-$dir/probe}

@@ -4,9 +4,24 @@
 # cambi and float_ssim on the CPU's frame workers, failing at frame 7 of
 # 60, must log what backend=cpu logs, for 1 and 16 threads.
 #
-#   tools/gpu-fallback-frames.sh <ffmpeg>
+# Usage: tools/gpu-fallback-frames.sh <ffmpeg>
+#
+# Logs go to $OUT (or build/gpu-fallback).
 set -u
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
 ffmpeg=$1
+case $ffmpeg in */*) [ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] ;; *) command -v "$ffmpeg" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$ffmpeg'"
 out=${OUT:-build/gpu-fallback}
 mkdir -p "$out"
 src="testsrc2=size=1280x720:rate=25:duration=2.4"

@@ -6,12 +6,24 @@
 # inputs, or hwupload_cuda); every log must equal the CPU's on the frames
 # decoded to raw video and scored frame i against frame i.
 #
-#   tools/gpu-pairing.sh <dir>
+# Usage: tools/gpu-pairing.sh <dir>
 #
 # <dir> holds ffmpeg (built by `make`) and lib/ (the shared libraries it
 # links that the GPU machine may lack). Logs go to $OUT (or build/gpu-pairing).
 set -u
 
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
+[ -d "$1" ] || usage "no directory '$1'"
 dir=$(cd "$1" && pwd)
 out=${OUT:-build/gpu-pairing}
 mkdir -p "$out"

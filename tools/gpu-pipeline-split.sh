@@ -6,10 +6,25 @@
 # median. The gaps between rows split ffmpeg's pipeline, the framesync of
 # two inputs, and the filter's own per-frame cost.
 #
-#   tools/gpu-pipeline-split.sh <ffmpeg> [frames]
+# Usage: tools/gpu-pipeline-split.sh <ffmpeg> [frames]   (frames: 1200 unless given)
 set -u
-F=${1:?usage: tools/gpu-pipeline-split.sh <ffmpeg> [frames]}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <ffmpeg>"
+[ $# -le 2 ] || usage "too many arguments"
+F=$1
 n=${2:-1200}
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
+case $n in *[!0-9]*|0*) usage "frames: a number above 0, not '$n'" ;; esac
 dir=${BENCH_DIR:-/dev/shm/vmaf-pipeline-split}
 mkdir -p "$dir" || exit 1
 "$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v "$n" -pix_fmt yuv420p -f rawvideo -y "$dir/ref.yuv" || exit 1

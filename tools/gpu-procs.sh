@@ -2,7 +2,7 @@
 # Several ffmpeg processes scoring 1080p 8-bit VMAF on one GPU at once, in
 # one run: what their aggregate rate is made of and what moves it.
 #
-#   tools/gpu-procs.sh <ffmpeg>
+# Usage: tools/gpu-procs.sh <ffmpeg>
 #
 # For PROCS processes (default 8) of N frames each (default 600), the median
 # of REPEAT rounds (default 3), wall time of the slowest process:
@@ -30,7 +30,20 @@
 # SECTIONS (default "1 2 3 4 5") picks the parts to run.
 set -u
 export LC_ALL=C
-F=${1:?usage: tools/gpu-procs.sh <ffmpeg>}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
+F=$1
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
 P=${PROCS:-8}
 N=${FRAMES:-600}
 R=${REPEAT:-3}

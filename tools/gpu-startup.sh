@@ -5,9 +5,22 @@
 # first frame), beside the CUDA driver's own start (cuInit and the primary
 # context, from python3 through ctypes, less python3 alone).
 #
-#   tools/gpu-startup.sh <ffmpeg>
+# Usage: tools/gpu-startup.sh <ffmpeg>
 set -u
-F=${1:?usage: tools/gpu-startup.sh <ffmpeg>}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
+F=$1
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
 dir=${BENCH_DIR:-/dev/shm/vmaf-startup}
 mkdir -p "$dir" || exit 1
 "$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v 200 -pix_fmt yuv420p -f rawvideo -y "$dir/ref.yuv" || exit 1

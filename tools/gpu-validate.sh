@@ -3,13 +3,27 @@
 # every frame, the same through ffmpeg's logs, compute-sanitizer, and
 # throughput. Prints a report; writes logs to $OUT (or build/gpu-validate).
 #
-#   tools/gpu-validate.sh <dir> [quick]
+# Usage: tools/gpu-validate.sh <dir> [quick]
 #
 # quick skips the throughput runs.
 # <dir> holds ffmpeg, gpu_parity_test (built on any x86-64 machine by
 # `make` and tests/run.sh's build_test) and testdata/ (the clip pairs).
 set -u
 
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 1 ] || usage "no <dir>"
+[ $# -le 2 ] || usage "too many arguments"
+[ -d "$1" ] || usage "no directory '$1'"
+[ -z "${2:-}" ] || [ "$2" = quick ] || usage "unknown part '$2' (quick or nothing)"
 dir=$1
 out=${OUT:-build/gpu-validate}
 mkdir -p "$out"

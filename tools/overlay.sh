@@ -1,12 +1,27 @@
 #!/bin/sh
 # Turn a pristine FFmpeg tree into one with vmaf_hip in it.
 #
-#   overlay.sh patch <tree>   once per fresh copy: configure.patch and the
-#                             one-line registrations in FFmpeg's own files
-#   overlay.sh sync  <tree>   every build: copy the project's files in,
-#                             touching only those that changed, so make
-#                             rebuilds only what was edited
+# Usage: tools/overlay.sh patch <tree>
+#        tools/overlay.sh sync <tree>
+#
+# patch, once per fresh copy: configure.patch and the one-line registrations
+# in FFmpeg's own files. sync, every build: copy the project's files in,
+# touching only those that changed, so make rebuilds only what was edited.
 set -eu
+
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 2 ] || usage "two arguments expected"
+case $1 in patch|sync) ;; *) usage "unknown mode '$1'" ;; esac
+[ -d "$2" ] || usage "no directory '$2'"
 
 mode=$1
 tree=$2
@@ -77,8 +92,5 @@ sync)
         case $rel in libavfilter/vmaf/models_data.c) continue ;; esac
         [ -f "$rel" ] || rm -f "$f"
     done
-    ;;
-*)
-    die "usage: overlay.sh patch|sync <tree>"
     ;;
 esac

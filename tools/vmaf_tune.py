@@ -3,6 +3,8 @@
 Encode a source at one CRF, score the encode against the source with vmaf_hip,
 and read the filter's JSON log (libvmaf's schema). Only the standard library is
 needed, except matplotlib for the pictures, imported only when one is asked for.
+
+usage: vmaf_tune.py [-h]  (a module: run one of the tools above, each with --help)
 """
 
 import argparse
@@ -318,3 +320,13 @@ def plot_rate_quality(measures, title, png):
     fig.tight_layout()
     save_png(fig, png)
     plt.close(fig)
+
+
+if __name__ == "__main__":
+    # Nothing to run by itself: -h/--help prints the docstring above, anything
+    # else its usage line, on stderr.
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        sys.exit(0)
+    sys.stderr.write(__doc__.strip().splitlines()[-1] + "\n")
+    sys.exit(2)
