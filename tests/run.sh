@@ -1,12 +1,26 @@
 #!/bin/sh
 # Every test of the project; the last line reads "N passed, N failed".
 #
+# Usage: sh tests/run.sh   (no arguments)
+#
 # Run from the repository root after `make` (make check does both). Uses the
 # full clip and reference set in ../shared when it is there, else the subset
 # the repository carries in tests/data and tests/ref. SHARED=<dir> uses
 # another set; SHARED= (empty) runs as a fresh clone does, without one.
 # A suite with nothing to run says "skipped:" and why.
 set -u
+
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 0 ] || usage "no arguments expected"
 
 top=$(pwd)
 build=$top/build

@@ -2,13 +2,24 @@
 # The encoder-tuning tools (tools/vmaf-crf-sweep, vmaf-target, vmaf-plot) run for
 # real on a one-second 160x90 clip: every check compares what a tool wrote.
 #
-#   tests/workflows.sh build/ffmpeg
+# Usage: tests/workflows.sh <ffmpeg>   e.g. tests/workflows.sh build/ffmpeg
 #
 # One line per check, "PASS ...", "FAIL ..." or "SKIP <reason>" (an encoder missing
 # from this ffmpeg); exits with 1 when a check failed. About 15 s on two cores.
 set -u
 
-ff=${1:?usage: tests/workflows.sh path/to/ffmpeg}
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
+ff=$1
 case $ff in */*) ff=$(cd "$(dirname "$ff")" && pwd)/$(basename "$ff") ;; esac
 tools=$(cd "$(dirname "$0")/../tools" && pwd)
 T=$(mktemp -d)

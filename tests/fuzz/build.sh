@@ -1,14 +1,28 @@
 #!/bin/sh
-# Build the libFuzzer targets of tests/fuzz/ with clang, ASan and UBSan:
-#   sh tests/fuzz/build.sh [BUILD_DIR]
-# from the repository root after `make` (it needs BUILD_DIR/obj/config.h,
+# Build the libFuzzer targets of tests/fuzz/ with clang, ASan and UBSan.
+#
+# Usage: sh tests/fuzz/build.sh [BUILD_DIR]   (BUILD_DIR: build unless given)
+#
+# Run from the repository root after `make` (it needs BUILD_DIR/obj/config.h,
 # libavutil.a and the generated sources). The engine's sources are compiled
 # again with the sanitizers into BUILD_DIR/fuzz/obj (only those older than
 # their source or a header); the targets land in BUILD_DIR/fuzz/.
 # Exits 77 when there is no clang with libFuzzer.
 set -eu
 
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -le 1 ] || usage "too many arguments"
 top=$(pwd)
+[ -d "${1:-$top/build}" ] || usage "no directory '${1:-$top/build}'"
 build=$(cd "${1:-$top/build}" && pwd)
 obj=$build/obj
 out=$build/fuzz

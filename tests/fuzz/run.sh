@@ -1,14 +1,28 @@
 #!/bin/sh
-# The fuzz targets' short run for make check:
-#   sh tests/fuzz/run.sh [BUILD_DIR]
-# from the repository root. Builds them (tests/fuzz/build.sh), runs each
-# once over its committed regression inputs (tests/fuzz/regressions/<target>/)
-# and then fuzzes each for FUZZ_SECONDS (20) from the seed corpus, the three
-# at once. One PASS or FAIL line per run; without clang and libFuzzer,
-# "fuzz: skipped: no clang".
+# The fuzz targets' short run for make check.
+#
+# Usage: sh tests/fuzz/run.sh [BUILD_DIR]   (BUILD_DIR: build unless given)
+#
+# Run from the repository root, it builds them (tests/fuzz/build.sh), runs
+# each once over its committed regression inputs
+# (tests/fuzz/regressions/<target>/) and then fuzzes each for FUZZ_SECONDS
+# (20) from the seed corpus, the three at once. One PASS or FAIL line per
+# run; without clang and libFuzzer, "fuzz: skipped: no clang".
 set -u
 
+# -h/--help: this header; a wrong argument: its usage lines, on stderr.
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -le 1 ] || usage "too many arguments"
 top=$(pwd)
+[ -d "${1:-$top/build}" ] || usage "no directory '${1:-$top/build}'"
 build=$(cd "${1:-$top/build}" && pwd)
 seconds=${FUZZ_SECONDS:-20}
 out=$build/fuzz
