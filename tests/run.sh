@@ -564,6 +564,7 @@ grep -q '^PASS ' "$build/workflows.log" || { fail "workflows: no check ran"; tai
 . "$top/tests/robust_logs.sh"
 . "$top/tests/log_cases.sh"
 sh "$top/tests/fuzz/run.sh" "$build" > "$build/fuzz.log" 2>&1; while IFS= read -r line; do case $line in "PASS "*) pass "fuzz: ${line#PASS }" ;; "FAIL "*) fail "fuzz: ${line#FAIL }" ;; "fuzz: "*) echo "$line" ;; esac; done < "$build/fuzz.log"
+. "$top/tests/scripts_help.sh"
 . "$top/tests/lifecycle.sh"
 . "$top/tests/sanitizers.sh"
 echo "$passed passed, $failed failed"
