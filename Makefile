@@ -169,7 +169,7 @@ demo: all
 	    -f null -
 
 bench: all
-	@sh tools/bench.sh
+	@bash tools/bench.sh
 
 clean:
 	rm -rf $(BUILD)

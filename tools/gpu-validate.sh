@@ -83,8 +83,8 @@ fi
 
 if [ "${2:-}" != quick ]; then
     echo "== throughput"
-    BENCH_SCALE=4 BENCH_THREADS="1 16" sh tools/bench.sh "$ffmpeg" "backend=hip" 2>&1 | tee "$out/bench-hip.txt"
-    BENCH_SCALE=1 BENCH_THREADS="1 16" sh tools/bench.sh "$ffmpeg" "backend=cpu" 2>&1 | tee "$out/bench-cpu.txt"
+    BENCH_SCALE=4 BENCH_THREADS="1 16" bash tools/bench.sh "$ffmpeg" "backend=hip" 2>&1 | tee "$out/bench-hip.txt"
+    BENCH_SCALE=1 BENCH_THREADS="1 16" bash tools/bench.sh "$ffmpeg" "backend=cpu" 2>&1 | tee "$out/bench-cpu.txt"
 fi
 
 [ $status -eq 0 ] && echo "GPU-VALIDATE: ALL OK" || echo "GPU-VALIDATE: SOMETHING FAILED"
