@@ -27,7 +27,6 @@
  */
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,7 +34,6 @@
 #include "config_components.h"
 
 #include "libavutil/avstring.h"
-#include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
@@ -63,12 +61,7 @@
 #include "vmaf/feature.h"
 #include "vmaf/log_file.h"
 #include "vmaf/output.h"
-
-enum VMAFBackend {
-    BACKEND_AUTO,
-    BACKEND_HIP,
-    BACKEND_CPU,
-};
+#include "vmaf/scheduler.h"
 
 /** A main frame waiting for its scores (integer motion2 needs the next frame). */
 typedef struct PendingFrame {
@@ -87,12 +80,15 @@ typedef struct VMAFHIPContext {
     char *feature_cfg;
     int n_threads;
     int n_subsample;
-    int backend;
+    int backend;                    ///< an FFVmafBackend
     int device;
     int64_t gpu_fail_at;
     int gpu_graphs;
+    int startup_buffer;             ///< MiB of frames held while the GPU starts
+    int cpu_first;                  ///< ms on the CPU first (backend=auto)
 
     FFVmafEngine *engine;
+    FFVmafScheduler *sched;
     FFVmafLogFile *log;             ///< NULL without log_path
     int in_uninit;
     enum FFVmafLogFormat log_format;
@@ -100,31 +96,16 @@ typedef struct VMAFHIPContext {
     FFVmafGeometry geo;
     AVFifo *pending;
     int flushed;
-    int64_t start_time, end_time;
-    int64_t busy_us, nb_events;     ///< the filter's own time per frame pair (verbose log)
+    int64_t end_time;
     int64_t frames_in[2];       ///< frames received per input, for the summary
     int ref_started;                ///< a reference frame has come
     int ref_ended;                  ///< the reference has ended (frames pass unscored)
     int64_t skipped_before_ref;     ///< distorted frames before the reference's first
     int64_t nb_emitted;             ///< scored frames that have left the filter
 
-    /* While the GPU starts, pairs wait here (frames held, not copied) and
-     * the engine is configured once it is ready: reading goes on meanwhile. */
-    int startup_buffer;             ///< MiB of frames held at most (0: wait instead)
-    int deferred;                   ///< the engine is not configured yet
-    /* backend=auto with host frames: the stream starts on the CPU, and
-     * after cpu_first ms the GPU starts; pairs are held while it does, then
-     * the features move to it mid-stream (ff_vmaf_engine_start_gpu()). A
-     * shorter run never loads the GPU's runtime. */
-    int cpu_first;                  ///< ms on the CPU first (0: the GPU starts with the filter)
-    int cpu_phase;                  ///< the engine's GPU start is still deferred
-    int gpu_warming;                ///< ... and the GPU is starting
-    AVFifo *waiting;                ///< DeferredPair, in order
-    size_t waiting_bytes;
-
     /* Per picture as the engine numbers them: [0] reference, [1] distorted. */
     enum AVPixelFormat sw_format[2];    ///< of the samples (hardware frames: their sw_format)
-    int hw_in_place;                ///< the GPU reads hardware frames where they are
+    int hw_in_place;                ///< the GPU reads hardware frames where they are (as at the first)
     int hw_foreign[2];              ///< ... but not these, of another CUDA context: copied
     AVFrame *host[2];               ///< downloads of hardware frames
     int64_t hw_pictures;            ///< hardware frames scored
@@ -151,10 +132,10 @@ static const AVOption vmaf_hip_options[] = {
     { "n_subsample", "score one frame in every n_subsample",
         OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend",     "where to compute: auto (GPU when one answers), hip or cpu",
-        OFFSET(backend),     AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CPU, FLAGS, .unit = "backend" },
-        { "auto", "a GPU when one answers, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
-        { "hip",  "the GPU; an error when none answers",  0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_HIP  }, 0, 0, FLAGS, .unit = "backend" },
-        { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+        OFFSET(backend),     AV_OPT_TYPE_INT, { .i64 = FF_VMAF_BACKEND_AUTO }, FF_VMAF_BACKEND_AUTO, FF_VMAF_BACKEND_CPU, FLAGS, .unit = "backend" },
+        { "auto", "a GPU when one answers, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = FF_VMAF_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "hip",  "the GPU; an error when none answers",  0, AV_OPT_TYPE_CONST, { .i64 = FF_VMAF_BACKEND_GPU  }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = FF_VMAF_BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
     { "device",      "GPU device index",
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
     { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
@@ -300,7 +281,7 @@ static int finish_log(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
-    double secs = (s->end_time - s->start_time) / 1e6;
+    double secs = (s->end_time - ff_vmaf_scheduler_start_time(s->sched)) / 1e6;
     FFVmafPairingStats pairing;
 
     if (!s->log)
@@ -321,7 +302,7 @@ static int flush_engine(AVFilterContext *ctx)
         return 0;
     s->flushed  = 1;
     s->end_time = av_gettime_relative();
-    if ((ret = ff_vmaf_engine_flush(s->engine)) < 0) {
+    if ((ret = ff_vmaf_scheduler_flush(s->sched)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "Failed to complete the last frames' scores.\n");
         /* The scores are incomplete: the previous log stays. */
         ff_vmaf_log_file_discard(s->log);
@@ -367,7 +348,9 @@ static int picture_for_engine(AVFilterContext *ctx, FFVmafPicture *pic, FFVmafPi
         picture_from_frame(pic, frame, &s->geo, which);
         return 0;
     }
-    s->hw_pictures++;
+    /* Read once, before the first push that could move the GPU to the CPU. */
+    if (!s->hw_pictures++)
+        s->hw_in_place = ff_vmaf_engine_gpu_reads_device(s->engine);
     if (!s->hw_in_place || s->hw_foreign[which] || ff_vmaf_engine_needs_host_pixels(s->engine)) {
         AVFrame *dst = s->host[which];
         /* An engine that scores frames in parallel reads the copy after
@@ -429,239 +412,65 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame, int input)
     return AVERROR(EINVAL);
 }
 
-/* The first pair: the log's fps counts from here. */
-static void start_clock(VMAFHIPContext *s)
-{
-    if (!s->start_time)
-        s->start_time = av_gettime_relative();
-}
-
-/* Pairs held while the GPU started that are scored with each new pair. */
-#define REPLAY_PER_PAIR 2
-
-typedef struct DeferredPair {
-    AVFrame *dist, *ref;
-} DeferredPair;
-
-static int score_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
-
-static size_t frame_bytes(const AVFrame *frame)
-{
-    size_t n = 0;
-    for (int i = 0; i < FF_ARRAY_ELEMS(frame->buf) && frame->buf[i]; i++)
-        n += frame->buf[i]->size;
-    return n;
-}
-
-/* Configure the engine and describe where it computes. */
-static int configure_engine(AVFilterContext *ctx)
+/* What the scheduler must know of the stream with each call. */
+static int stream_flags(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
-    char backends[1024];
-    int n_threads = s->n_threads ? s->n_threads : av_cpu_count(), ret;
-
-    if ((ret = ff_vmaf_engine_configure(s->engine, &s->geo, n_threads,
-                                        s->n_subsample)) < 0)
-        return ret;
-    s->hw_in_place = ff_vmaf_engine_gpu_reads_device(s->engine);
-    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
-    av_log(ctx, AV_LOG_INFO, "backend=%s: %s%s; %d CPU thread%s.\n",
-           s->backend == BACKEND_HIP ? "hip" : s->backend == BACKEND_CPU ? "cpu" : "auto",
-           backends,
-           s->cpu_phase ? ", and on a GPU if the stream runs past cpu_first and one answers" :
-           s->backend == BACKEND_AUTO && !ff_vmaf_engine_uses_gpu(s->engine) ?
-           " (no GPU answered)" : "",
-           ff_vmaf_engine_nb_threads(s->engine),
-           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-    return 0;
+    return (s->pairing.ended ? FF_VMAF_SCHEDULER_INPUTS_ENDED : 0) |
+           (ff_outlink_get_status(ctx->outputs[0]) ? FF_VMAF_SCHEDULER_OUTPUT_ENDED : 0);
 }
 
-/* The stream ran cpu_first ms on the CPU and the GPU has started (or must
- * be waited for now): the features with a GPU kernel move to it from the
- * next pair on, or stay on the CPU if no GPU answers. */
-static int move_to_gpu(AVFilterContext *ctx)
+/* The scheduler scores a pair now: its pictures for the engine. */
+static int pair_pictures(void *opaque, const AVFrame *dist, const AVFrame *ref,
+                         FFVmafPicture *pic, FFVmafPicture *host, AVFrame **hold, int *nb_hold)
 {
+    AVFilterContext *ctx = opaque;
     VMAFHIPContext *s = ctx->priv;
-    unsigned first = ff_vmaf_engine_nb_pushed(s->engine);
-    char backends[1024];
     int ret;
 
-    if (s->gpu_warming)
-        av_log(ctx, AV_LOG_VERBOSE, "%u frame pairs (%.1f MiB) were held while the GPU "
-               "started.\n", (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
-    s->cpu_phase = s->gpu_warming = 0;
-    if ((ret = ff_vmaf_engine_start_gpu(s->engine)) < 0)
+    if (dist->color_range != ref->color_range)
+        av_log(ctx, AV_LOG_WARNING,
+               "The distorted and reference frames use different color ranges (%s, %s).\n",
+               av_color_range_name(dist->color_range),
+               av_color_range_name(ref->color_range));
+    if (!s->ref_started && s->skipped_before_ref)
+        av_log(ctx, AV_LOG_WARNING,
+               "The reference starts later than the distorted input: the first %"PRId64" "
+               "distorted frame%s had no reference frame and %s not scored. If the inputs "
+               "should start together, align them (e.g. setpts=PTS-STARTPTS on both).\n",
+               s->skipped_before_ref, s->skipped_before_ref == 1 ? "" : "s",
+               s->skipped_before_ref == 1 ? "was" : "were");
+    s->ref_started = 1;
+    if ((ret = picture_for_engine(ctx, &pic[0], &host[0], ref, 0, hold, nb_hold)) < 0)
         return ret;
-    if (!ff_vmaf_engine_uses_gpu(s->engine)) {
-        av_log(ctx, AV_LOG_VERBOSE, "No GPU answered; the stream stays on the CPU; %d CPU "
-               "thread%s.\n", ff_vmaf_engine_nb_threads(s->engine),
-               ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-        return 0;
-    }
-    ff_vmaf_engine_describe_backends(s->engine, backends, sizeof(backends));
-    av_log(ctx, AV_LOG_INFO, "From frame %u on: %s; %d CPU thread%s.\n", first, backends,
-           ff_vmaf_engine_nb_threads(s->engine),
-           ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-    return 0;
+    return picture_for_engine(ctx, &pic[1], &host[1], dist, 1, hold, nb_hold);
 }
 
-/*
- * The inputs have ended, the GPU not started: whether the CPU would score
- * the pairs left (on the threads asked for, at the time a frame has taken
- * so far, longer with more threads) sooner than the GPU could take over:
- * its start, as it costs the process, and the CPU's frames in flight,
- * which finish first. 1: it
- * would (*left_ms, its time); 0: the GPU is worth it; -1: no frame timed
- * yet, and the time since the first pair does not decide it either.
- */
-static int cpu_finishes_sooner(VMAFHIPContext *s, unsigned left, int64_t ran_us,
-                               int64_t *left_ms)
+/* A distorted frame leaves the scheduler, scored as frame index or passed
+ * unscored (-1); it waits in pending until its values are final. */
+static int pair_left(void *opaque, AVFrame *dist, const AVFrame *ref, int64_t index)
 {
-    const int threads  = s->n_threads ? s->n_threads : av_cpu_count();
-    const int64_t cost = ff_vmaf_engine_gpu_start_cost_ms();
-    const int64_t rounds = (left + threads - 1) / threads;
-    int64_t frame_us = ff_vmaf_engine_cpu_frame_us(s->engine);
-
-    if (frame_us < 0) {
-        /* No frame done yet: the first has taken longer than the stream
-         * has run, but it starts cold and takes longer than later ones, so
-         * only a wide margin decides. */
-        return rounds * ran_us / 1000 >= 2 * cost ? 0 : -1;
-    }
-    /* With more threads sharing the cores (memory, SMT), each frame takes
-     * longer: taken as the square root of the ratio (on a 16-core H200
-     * host, 1.5 times as long on 16 threads as on 4). */
-    if (threads > ff_vmaf_engine_nb_threads(s->engine))
-        frame_us = llrint(frame_us * sqrt((double)threads / ff_vmaf_engine_nb_threads(s->engine)));
-    *left_ms = rounds * frame_us / 1000;
-    return *left_ms < cost + frame_us / 1000;
-}
-
-/* While the stream is on the CPU first: start the GPU once the stream has
- * run cpu_first ms, and move to it once it has started; or, when the
- * inputs end first and the CPU has little left to do, keep the stream on
- * the CPU. */
-static int advance_cpu_phase(AVFilterContext *ctx)
-{
+    AVFilterContext *ctx = opaque;
     VMAFHIPContext *s = ctx->priv;
-    int64_t ran_us, left_ms = 0;
-    int cpu = 0;
-
-    /* An output that has ended (a trim after the filter) takes no more
-     * frames: the pairs still coming are not worth a GPU. (framesync sets
-     * that status too when the inputs end: then the pairs held are.) */
-    if (!s->cpu_phase || (ff_outlink_get_status(ctx->outputs[0]) && !s->pairing.ended))
-        return 0;
-    ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
-    if (!s->gpu_warming && s->start_time && s->pairing.ended) {
-        /* Pairs not yet scored: in flight and held. */
-        unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
-               ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
-        if ((cpu = cpu_finishes_sooner(s, left, ran_us, &left_ms)) > 0) {
-            int ret;
-            s->cpu_phase = 0;
-            if ((ret = ff_vmaf_engine_finish_on_cpu(s->engine)) < 0)
-                return ret;
-            av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with %u frame pairs left to score, "
-                   "about %"PRId64" ms on the CPU: the GPU is not started; %d CPU thread%s.\n",
-                   left, left_ms, ff_vmaf_engine_nb_threads(s->engine),
-                   ff_vmaf_engine_nb_threads(s->engine) == 1 ? "" : "s");
-            return 0;
-        }
-    }
-    if (!s->gpu_warming && s->start_time && !cpu &&
-        (ran_us >= s->cpu_first * INT64_C(1000) || s->pairing.ended)) {
-        if (s->pairing.ended)
-            av_log(ctx, AV_LOG_VERBOSE, "The inputs ended with more left to score than the "
-                   "GPU's start costs: starting the GPU.\n");
-        else
-            av_log(ctx, AV_LOG_VERBOSE, "The stream has run %d ms: starting the GPU; frame pairs "
-                   "are held until it is ready.\n", s->cpu_first);
-        ff_vmaf_engine_warm_up_gpu(s->device);
-        s->gpu_warming = 1;
-    }
-    if (s->gpu_warming && !ff_vmaf_engine_gpu_starting(s->engine))
-        return move_to_gpu(ctx);
-    return 0;
-}
-
-/* Whether a new pair must join those held: the engine is not configured
- * yet, the GPU is starting, pairs are held already (order), or, on the CPU
- * first, every frame slot is in use (the inputs are not stalled for it). */
-static int must_hold(VMAFHIPContext *s)
-{
-    return s->deferred || s->gpu_warming || av_fifo_can_read(s->waiting) ||
-           (s->cpu_phase && ff_vmaf_engine_push_would_wait(s->engine));
-}
-
-/* The GPU has started, or must be waited for now: configure the engine.
- * The pairs held meanwhile are scored after, in order (replay_held()). */
-static int end_deferral(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-
-    if (!s->deferred)
-        return 0;
-    s->deferred = 0;
-    av_log(ctx, AV_LOG_VERBOSE, "%u frame pairs (%.1f MiB) were held while the GPU started.\n",
-           (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
-    return configure_engine(ctx);
-}
-
-/* Score the oldest pair held. */
-static int replay_held(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    DeferredPair d;
+    PendingFrame p = { dist, index };
     int ret;
 
-    if (av_fifo_read(s->waiting, &d, 1) < 0)
-        return 0;
-    s->waiting_bytes -= frame_bytes(d.dist) + frame_bytes(d.ref);
-    ret = score_pair(ctx, d.dist, d.ref);
-    av_frame_free(&d.ref);
-    return ret;
-}
-
-/* Every pair held, now (before anything else is scored or passed). On the
- * CPU first, they are scored there, and on the GPU from when it is ready
- * if the stream has run long enough to start it. */
-static int release_held(AVFilterContext *ctx)
-{
-    VMAFHIPContext *s = ctx->priv;
-    int ret = end_deferral(ctx);
-    while (ret >= 0 && av_fifo_can_read(s->waiting))
-        if ((ret = advance_cpu_phase(ctx)) >= 0)
-            ret = replay_held(ctx);
-    return ret;
-}
-
-/* While the GPU starts, and while the pairs held then are scored, a pair
- * joins them if the buffer has room: 1 when held, 0 when it must be
- * scored now (after those held). */
-static int hold_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
-{
-    VMAFHIPContext *s = ctx->priv;
-    size_t bytes = frame_bytes(dist) + frame_bytes(ref);
-    DeferredPair d = { dist };
-    int ret;
-
-    if (s->flushed || s->waiting_bytes + bytes > (size_t)s->startup_buffer << 20)
-        return 0;
-    if (s->deferred && !ff_vmaf_engine_gpu_starting(s->engine)) {
-        if ((ret = end_deferral(ctx)) < 0)
-            return ret;
-        if (!av_fifo_can_read(s->waiting))
-            return 0;
-    }
-    if (!(d.ref = av_frame_clone(ref)))
-        return AVERROR(ENOMEM);
-    if ((ret = av_fifo_write(s->waiting, &d, 1)) < 0) {
-        av_frame_free(&d.ref);
+    if (index < 0 && !ref && !s->ref_ended && !s->flushed) {
+        /* No reference frame of its instant: the reference starts later,
+         * or has none there. */
+        if (!s->ref_started)
+            s->skipped_before_ref++;
+    } else if (index < 0 && (ret = flush_engine(ctx)) < 0) {
+        /* The reference has ended (eof_action=pass): finish the scored
+         * frames and pass the rest through unscored. */
+        av_frame_free(&dist);
         return ret;
     }
-    s->waiting_bytes += bytes;
-    return 1;
+    if ((ret = av_fifo_write(s->pending, &p, 1)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    return emit_ready(ctx, EMIT_PER_PAIR);
 }
 
 /* A distorted frame and its reference frame (the pairing's; NULL: none). */
@@ -675,122 +484,7 @@ static int on_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, int 
         av_frame_free(&dist);
         return ret;
     }
-    if (s->cpu_phase) {
-        if (ref)
-            start_clock(s);
-        if ((ret = advance_cpu_phase(ctx)) < 0) {
-            av_frame_free(&dist);
-            return ret;
-        }
-    }
-    if (must_hold(s)) {
-        /* Pairs only: anything else (a reference not yet started, or
-         * ended) comes after the pairs held, and waits for the GPU. */
-        start_clock(s);
-        if (ref && (ret = hold_pair(ctx, dist, ref)) != 0) {
-            if (ret < 0) {
-                av_frame_free(&dist);
-                return ret;
-            }
-            /* On the CPU first, held pairs go to it as its frame slots
-             * free up, without waiting. Once the GPU is ready, a few held
-             * pairs are scored for each new one: fast enough to catch up,
-             * and the frames go out little by little, so that an output
-             * that ends early (-frames:v) stops the scoring about where it
-             * ends. */
-            if (s->cpu_phase) {
-                while (!s->gpu_warming && ret >= 0 && av_fifo_can_read(s->waiting) &&
-                       !ff_vmaf_engine_push_would_wait(s->engine))
-                    ret = replay_held(ctx);
-                return ret;
-            }
-            for (int i = 0; i < REPLAY_PER_PAIR && !s->deferred && ret >= 0 &&
-                            av_fifo_can_read(s->waiting); i++)
-                ret = replay_held(ctx);
-            return ret;
-        }
-        if ((ret = release_held(ctx)) < 0) {
-            av_frame_free(&dist);
-            return ret;
-        }
-    }
-    return score_pair(ctx, dist, ref);
-}
-
-static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
-
-/* Each pair's time in the filter, on the filtergraph's thread: what bounds
- * a run's speed when the GPU waits on the host. */
-static int score_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
-{
-    VMAFHIPContext *s = ctx->priv;
-    int64_t t0 = av_gettime_relative();
-    int ret = score_pair_now(ctx, dist, ref);
-    s->busy_us += av_gettime_relative() - t0;
-    s->nb_events++;
-    return ret;
-}
-
-/* Score (or pass) dist with ref, which stays the caller's. */
-static int score_pair_now(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
-{
-    VMAFHIPContext *s = ctx->priv;
-    AVFrame *hold[FF_VMAF_MAX_HOLD];
-    FFVmafPicture pic_ref, pic_dist, host_ref, host_dist;
-    PendingFrame p;
-    int nb_hold = 0, ret;
-
-    if (!ref && !s->ref_ended && !s->flushed) {
-        /* No reference frame of its instant: the reference starts later,
-         * or has none there. */
-        if (!s->ref_started)
-            s->skipped_before_ref++;
-        p.frame = dist;
-        p.index = -1;
-    } else if (!ref || s->flushed) {
-        /* The reference has ended (eof_action=pass): finish the scored
-         * frames and pass the rest through unscored. */
-        if ((ret = flush_engine(ctx)) < 0) {
-            av_frame_free(&dist);
-            return ret;
-        }
-        p.frame = dist;
-        p.index = -1;
-    } else {
-        if (dist->color_range != ref->color_range)
-            av_log(ctx, AV_LOG_WARNING,
-                   "The distorted and reference frames use different color ranges (%s, %s).\n",
-                   av_color_range_name(dist->color_range),
-                   av_color_range_name(ref->color_range));
-        start_clock(s);
-        if (!s->ref_started && s->skipped_before_ref)
-            av_log(ctx, AV_LOG_WARNING,
-                   "The reference starts later than the distorted input: the first %"PRId64" "
-                   "distorted frame%s had no reference frame and %s not scored. If the inputs "
-                   "should start together, align them (e.g. setpts=PTS-STARTPTS on both).\n",
-                   s->skipped_before_ref, s->skipped_before_ref == 1 ? "" : "s",
-                   s->skipped_before_ref == 1 ? "was" : "were");
-        s->ref_started = 1;
-        if ((ret = picture_for_engine(ctx, &pic_ref, &host_ref, ref, 0, hold, &nb_hold)) < 0 ||
-            (ret = picture_for_engine(ctx, &pic_dist, &host_dist, dist, 1, hold, &nb_hold)) < 0) {
-            for (int i = 0; i < nb_hold; i++)
-                av_frame_free(&hold[i]);
-            av_frame_free(&dist);
-            return ret;
-        }
-        p.frame = dist;
-        p.index = ff_vmaf_engine_nb_pushed(s->engine);
-        if ((ret = ff_vmaf_engine_push_frames(s->engine, &pic_ref, &pic_dist, hold, nb_hold)) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "Failed to score frame %"PRId64".\n", p.index);
-            av_frame_free(&dist);
-            return ret;
-        }
-    }
-    if ((ret = av_fifo_write(s->pending, &p, 1)) < 0) {
-        av_frame_free(&dist);
-        return ret;
-    }
-    return emit_ready(ctx, EMIT_PER_PAIR);
+    return ff_vmaf_scheduler_send(s->sched, dist, ref, stream_flags(ctx));
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -848,17 +542,19 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
-    s->waiting = av_fifo_alloc2(4, sizeof(DeferredPair), AV_FIFO_FLAG_AUTO_GROW);
     s->host[0] = av_frame_alloc();
     s->host[1] = av_frame_alloc();
-    if (!s->pending || !s->waiting || !s->host[0] || !s->host[1])
+    if (!s->pending || !s->host[0] || !s->host[1])
         return AVERROR(ENOMEM);
-    /* The options hold: the GPU opens while ffmpeg opens the inputs and
-     * decodes their first frames; with backend=auto, once the stream has
-     * run cpu_first ms. */
-    if (s->backend == BACKEND_HIP || (s->backend == BACKEND_AUTO && !s->cpu_first))
-        ff_vmaf_engine_warm_up_gpu(s->device);
-    return 0;
+    /* The options hold: the scheduler may start the GPU now. */
+    return ff_vmaf_scheduler_alloc(&s->sched, s->engine, &(FFVmafSchedulerOptions) {
+                                       .backend = s->backend, .device = s->device,
+                                       .n_threads = s->n_threads, .n_subsample = s->n_subsample,
+                                       .startup_buffer = s->startup_buffer,
+                                       .cpu_first = s->cpu_first },
+                                   &(FFVmafSchedulerCallbacks) {
+                                       .opaque = ctx, .pictures = pair_pictures,
+                                       .leave = pair_left }, ctx);
 }
 
 static int query_formats(const AVFilterContext *ctx,
@@ -976,7 +672,7 @@ static int setup_hw_frames(AVFilterContext *ctx)
         }
         cuda = dev;
     }
-    if (cuda && s->backend != BACKEND_CPU)
+    if (cuda && s->backend != FF_VMAF_BACKEND_CPU)
         ff_vmaf_engine_set_cuda_frames(s->engine, cuda->cuda_ctx, cuda->stream);
 #endif
     return 0;
@@ -1064,10 +760,6 @@ static int config_output(AVFilterLink *outlink)
         s->geo.sample_shift[w] = desc->comp[0].shift;
     }
 
-    ff_vmaf_engine_set_backend(s->engine,
-                               s->backend == BACKEND_HIP ? FF_VMAF_BACKEND_GPU :
-                               s->backend == BACKEND_CPU ? FF_VMAF_BACKEND_CPU :
-                                                           FF_VMAF_BACKEND_AUTO, s->device);
     ff_vmaf_engine_set_gpu_fail_at(s->engine, s->gpu_fail_at);
     ff_vmaf_engine_set_gpu_graphs(s->engine, s->gpu_graphs);
     if ((ret = setup_hw_frames(ctx)) < 0)
@@ -1083,21 +775,7 @@ static int config_output(AVFilterLink *outlink)
                "VMAF values are undefined (it reads memory it never wrote, and its numbers vary "
                "from run to run): vmaf_hip's are defined, but no libvmaf value exists to compare "
                "them with.\n", mainlink->w, mainlink->h);
-    /* backend=auto: the CPU first, the GPU once the stream proves long
-     * (hardware frames: their GPU is open already). */
-    if (s->backend == BACKEND_AUTO && s->cpu_first) {
-        ff_vmaf_engine_defer_gpu(s->engine);
-        s->cpu_phase = ff_vmaf_engine_gpu_deferred(s->engine);
-    }
-    /* The GPU's runtime and context take a few hundred milliseconds to
-     * start: rather than stall the inputs, hold the first pairs. */
-    if (!s->cpu_phase && s->startup_buffer && ff_vmaf_engine_gpu_starting(s->engine)) {
-        av_log(ctx, AV_LOG_VERBOSE, "The GPU is still starting: up to %d MiB of frames are held "
-               "until it is ready.\n", s->startup_buffer);
-        s->deferred = 1;
-        return 0;
-    }
-    return configure_engine(ctx);
+    return ff_vmaf_scheduler_configure(s->sched, &s->geo);
 }
 
 static int activate(AVFilterContext *ctx)
@@ -1121,7 +799,7 @@ static int activate(AVFilterContext *ctx)
                    "nothing to score.\n", i ? "reference" : "main (distorted)", i);
             return AVERROR(EINVAL);
         }
-        if ((ret = release_held(ctx)) < 0)
+        if ((ret = ff_vmaf_scheduler_release(s->sched, stream_flags(ctx))) < 0)
             return ret;
         if ((ret = ff_vmaf_hip_pairing_report_end(&s->pairing,
                                                   ff_vmaf_engine_nb_pushed(s->engine))) < 0) {
@@ -1184,7 +862,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     VMAFHIPContext *s = ctx->priv;
     PendingFrame p;
-    DeferredPair d;
+    int64_t busy_us, nb_events;
 
     ff_vmaf_hip_pairing_uninit(&s->pairing);
 
@@ -1214,19 +892,17 @@ static av_cold void uninit(AVFilterContext *ctx)
     /* Nothing scored, or the log failed: the previous log stays. */
     ff_vmaf_log_file_close(&s->log);
 
-    if (s->nb_events)
+    busy_us = nb_events = 0;
+    if (s->sched)
+        ff_vmaf_scheduler_busy(s->sched, &busy_us, &nb_events);
+    if (nb_events)
         av_log(ctx, AV_LOG_VERBOSE, "%.1f us per frame pair in the filter, on the "
                "filtergraph's thread (%"PRId64" pairs).\n",
-               (double)s->busy_us / s->nb_events, s->nb_events);
+               (double)busy_us / nb_events, nb_events);
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
-    /* Held while the GPU started, and the run ended first (an error, a
-     * signal): never scored, never sent on. */
-    while (s->waiting && av_fifo_read(s->waiting, &d, 1) >= 0) {
-        av_frame_free(&d.dist);
-        av_frame_free(&d.ref);
-    }
-    av_fifo_freep2(&s->waiting);
+    /* Pairs held while the GPU started, when the run ended first. */
+    ff_vmaf_scheduler_free(&s->sched);
     av_frame_free(&s->host[0]);
     av_frame_free(&s->host[1]);
     av_fifo_freep2(&s->pending);

@@ -134,6 +134,9 @@ run_unit "$why" gpu_code_test $need
 run_unit "" gpu_ring_test
 # Recorded work and graphs (gpu_graphs=1), on the simulated GPU: runs everywhere.
 run_unit "" gpu_graph_test
+# The backend scheduler (pairs held while the GPU starts, the CPU first,
+# the move mid-stream) on the simulated GPU: runs everywhere.
+run_unit "" scheduler_test
 # The GPU's stand-in for powf(x, 7) in CIEDE2000 against this host's powf,
 # at every argument of its range: runs everywhere.
 run_unit "" ciede_pow7_test
