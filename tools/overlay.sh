@@ -72,7 +72,7 @@ patch)
     ;;
 sync)
     cd "$top"
-    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf_hip_pairing.[ch] libavfilter/vmaf/* libavfilter/vmaf/x86/* libavfilter/hip/* \
+    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf_hip_*.[ch] libavfilter/vmaf/* libavfilter/vmaf/x86/* libavfilter/hip/* \
              tests/fate/vmaf-hip.mak tests/ref/fate/vmaf-hip-*; do
         [ -f "$f" ] || continue
         mkdir -p "$tree/$(dirname "$f")"
