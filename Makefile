@@ -2,6 +2,7 @@
 #
 #   make                 fetch FFmpeg, overlay the project, build build/ffmpeg
 #   make check           every test; the last line reads "N passed, N failed"
+#   make tests           the test programs only (build/tests; make check builds them)
 #   make demo            score a built-in test pattern against a blurred copy
 #   make bench           frames per second at 576x324, 1080p and 4K
 #
@@ -157,10 +158,93 @@ build-ffmpeg: $(OBJDIR)/ffbuild/config.mak
 	@ln -sf obj/ffmpeg $(BUILD)/ffmpeg
 	@ln -sf obj/ffprobe $(BUILD)/ffprobe
 
+# ---- test programs: $(BUILD)/tests/<name>, run by tests/run.sh ----
+#
+# The unit tests (tests/<name>_test.c with tests/clips.c), engine_bench and
+# checkasm (tests/checkasm/*.c) are linked against the engine's objects as
+# FFmpeg built them and libavutil.a; range_clip stands alone; lifecycle_test
+# links FFmpeg's static libraries (built only where there are some). A
+# program is built again when its sources, a header they include, an object
+# or archive it links, or its command line changed; one that does not build
+# is removed, so run.sh reports it. `make tests` builds FFmpeg first, then
+# these in a make of their own, which sees the objects that build made.
+
+TESTS_DIR    := $(BUILD)/tests
+TEST_CFLAGS  := -std=c11 -O2 -ffp-contract=off -I$(TOP) -I$(OBJDIR) -I$(SRCTREE)
+TEST_LIBS    := -lm -pthread -ldl
+ENGINE_OBJS  := $(sort $(wildcard $(OBJDIR)/libavfilter/vmaf/*.o $(OBJDIR)/libavfilter/vmaf/x86/*.o \
+                                 $(OBJDIR)/libavfilter/hip/*.o))
+LIBAVUTIL    := $(OBJDIR)/libavutil/libavutil.a
+UNIT_TESTS   := $(filter-out lifecycle_test,$(patsubst $(TOP)/tests/%.c,%,$(wildcard $(TOP)/tests/*_test.c)))
+CHECKASM_SRC := $(wildcard $(TOP)/tests/checkasm/*.c)
+LC_LIBNAMES  := avfilter avformat avcodec swresample swscale avutil
+LC_ARCHIVES  := $(wildcard $(foreach l,$(LC_LIBNAMES),$(OBJDIR)/lib$(l)/lib$(l).a))
+FFCONFIG_MAK := $(OBJDIR)/ffbuild/config.mak
+TEST_PROGRAMS := $(addprefix $(TESTS_DIR)/,$(UNIT_TESTS) engine_bench checkasm range_clip \
+                 $(if $(filter %/libavfilter.a,$(LC_ARCHIVES)),lifecycle_test))
+Q := $(if $(filter 1,$(V)),,@)
+
+tests: all
+	@$(MAKE) --no-print-directory -j$(JOBS) test-programs
+
+test-programs: $(TEST_PROGRAMS)
+
+# What every program's command line is made of: a change relinks them all.
+$(TESTS_DIR)/link-line: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(TEST_CFLAGS) $(TEST_LIBS) $(ENGINE_OBJS) $(CHECKASM_SRC) $(LC_ARCHIVES)' | \
+	    cmp -s - $@ || echo '$(CC) $(TEST_CFLAGS) $(TEST_LIBS) $(ENGINE_OBJS) $(CHECKASM_SRC) $(LC_ARCHIVES)' > $@
+
+# $(call test_cc,flags,sources,link arguments): compile and link $@ in one
+# command, after writing the headers the sources include to $@.d (written
+# whole or not at all).
+define test_cc
+@rm -f $@
+@printf 'CC\t%s\n' $@
+$(Q)$(CC) $(1) -MM -MP -MT $@ $(2) > $@.d.tmp && mv $@.d.tmp $@.d
+$(Q)$(CC) $(1) $(2) $(3) -o $@
+endef
+
+$(UNIT_TESTS:%=$(TESTS_DIR)/%): $(TESTS_DIR)/%: $(TOP)/tests/%.c $(TOP)/tests/clips.c $(ENGINE_OBJS) \
+        $(LIBAVUTIL) $(TESTS_DIR)/link-line
+	$(call test_cc,$(TEST_CFLAGS),$< $(TOP)/tests/clips.c,$(ENGINE_OBJS) $(LIBAVUTIL) $(TEST_LIBS))
+
+$(TESTS_DIR)/engine_bench: $(TOP)/tests/engine_bench.c $(ENGINE_OBJS) $(LIBAVUTIL) $(TESTS_DIR)/link-line
+	$(call test_cc,$(TEST_CFLAGS),$<,$(ENGINE_OBJS) $(LIBAVUTIL) $(TEST_LIBS))
+
+$(TESTS_DIR)/checkasm: $(CHECKASM_SRC) $(ENGINE_OBJS) $(LIBAVUTIL) $(TESTS_DIR)/link-line
+	$(call test_cc,$(TEST_CFLAGS),$(CHECKASM_SRC),$(ENGINE_OBJS) $(LIBAVUTIL) $(TEST_LIBS))
+
+$(TESTS_DIR)/range_clip: $(TOP)/tests/range_clip.c $(TESTS_DIR)/link-line
+	$(call test_cc,-std=c11 -O2,$<,)
+
+# The libraries this configuration builds, in linking order, then the
+# external libraries configure found for each of them; a change relinks.
+LC_LINK = $(shell libs=; extra=; \
+    for l in $(LC_LIBNAMES); do \
+        u=$$(echo $$l | tr a-z A-Z); \
+        grep -q "^CONFIG_$$u=yes" $(FFCONFIG_MAK) || continue; \
+        libs="$$libs $(OBJDIR)/lib$$l/lib$$l.a"; \
+        extra="$$extra $$(sed -n "s/^EXTRALIBS-$$l=//p" $(FFCONFIG_MAK))"; \
+    done; \
+    echo $$libs $$extra $$(sed -n 's/^EXTRALIBS=//p' $(FFCONFIG_MAK)))
+
+$(TESTS_DIR)/lifecycle-link: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LC_LINK)' | cmp -s - $@ || echo '$(LC_LINK)' > $@
+
+$(TESTS_DIR)/lifecycle_test: $(TOP)/tests/lifecycle_test.c $(LC_ARCHIVES) $(TESTS_DIR)/lifecycle-link \
+        $(TESTS_DIR)/link-line
+	$(call test_cc,-std=c11 -O2 -I$(OBJDIR) -I$(SRCTREE),$<,$(LC_LINK) $(TEST_LIBS))
+
+-include $(wildcard $(TESTS_DIR)/*.d)
+
 # ---- tests, demo, benchmark ----
 
+# The test programs first; one that does not build is a FAIL of run.sh.
 check: all
-	@sh tests/run.sh
+	-@$(MAKE) --no-print-directory -k -j$(JOBS) test-programs
+	@BUILD='$(BUILD)' sh tests/run.sh
 
 demo: all
 	$(BUILD)/ffmpeg -hide_banner -nostats -f lavfi -i testsrc2=size=1280x720:rate=25:duration=2 \
@@ -174,5 +258,5 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-ffmpeg check demo bench clean FORCE
+.PHONY: all build-ffmpeg tests test-programs check demo bench clean FORCE
 FORCE:

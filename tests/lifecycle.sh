@@ -1,15 +1,15 @@
-# Sourced by tests/run.sh (uses $top, $build, $obj, $CC, pass, fail).
+# Sourced by tests/run.sh (uses $top, $build, $obj, pass, fail).
 # Lifecycle: vmaf_hip created, run and destroyed LIFECYCLE_ITERATIONS times
 # (1000) in one process through the public libavfilter API, one or two
 # instances a graph, backend=cpu and auto, n_threads 1 and 3, and graphs
 # that must fail: no descriptor, thread, heap memory or file leaks
-# (tests/lifecycle_test.c). It links against the static libraries of
-# $obj with the external libraries FFmpeg's configure found for them.
+# (tests/lifecycle_test.c). make links it ($build/tests/lifecycle_test)
+# against the static libraries of $obj with the external libraries
+# FFmpeg's configure found for them; here, why it may not be there.
 
 lc_dir=$build/lifecycle
 lc_why=""
 lc_libs=""
-lc_extra=""
 if [ ! -f "$obj/ffbuild/config.mak" ]; then
     lc_why="no $obj/ffbuild/config.mak (not configured)"
 else
@@ -22,9 +22,7 @@ else
             break
         fi
         lc_libs="$lc_libs $obj/lib$lc_l/lib$lc_l.a"
-        lc_extra="$lc_extra $(sed -n "s/^EXTRALIBS-$lc_l=//p" "$obj/ffbuild/config.mak")"
     done
-    lc_extra="$lc_extra $(sed -n 's/^EXTRALIBS=//p' "$obj/ffbuild/config.mak")"
     [ -n "$lc_why" ] || case $lc_libs in
         *libavfilter.a*) ;;
         *) lc_why="libavfilter is not built in this configuration" ;;
@@ -33,14 +31,12 @@ fi
 
 if [ -n "$lc_why" ]; then
     echo "lifecycle: skipped: $lc_why"
-elif ! ${CC:-cc} -std=c11 -O2 -I"$obj" -I"$build/src" "$top/tests/lifecycle_test.c" \
-         $lc_libs $lc_extra -lm -pthread -ldl -o "$build/lifecycle_test" > "$build/lifecycle.build.log" 2>&1; then
+elif [ ! -x "$build/tests/lifecycle_test" ]; then
     fail "lifecycle: lifecycle_test does not compile or link"
-    tail -5 "$build/lifecycle.build.log"
 else
     rm -rf "$lc_dir"
     mkdir -p "$lc_dir"
-    "$build/lifecycle_test" "$lc_dir" "${LIFECYCLE_ITERATIONS:-1000}" > "$build/lifecycle.log" 2>&1
+    "$build/tests/lifecycle_test" "$lc_dir" "${LIFECYCLE_ITERATIONS:-1000}" > "$build/lifecycle.log" 2>&1
     echo "exit $?" >> "$build/lifecycle.log"
     if grep -q '^SKIP ' "$build/lifecycle.log"; then
         echo "lifecycle: skipped: $(sed -n 's/^SKIP //p' "$build/lifecycle.log")"

@@ -1,4 +1,4 @@
-# Sourced by tests/run.sh (uses $top, $build, $ffmpeg, $CC, run_unit, pass, fail).
+# Sourced by tests/run.sh (uses $top, $build, $ffmpeg, run_unit, pass, fail).
 # Samples above the depth's maximum: the engine scores them as the clamped
 # picture (tests/range_test.c, every feature and model at 10 and 12 bits),
 # and so does the filter on a 10-bit raw clip holding values up to 65535,
@@ -9,12 +9,12 @@ run_unit "" range_test "$build"
 
 range_dir=$build/range
 mkdir -p "$range_dir"
-if $CC -std=c11 -O2 "$top/tests/range_clip.c" -o "$build/range_clip"; then
+if [ -x "$build/tests/range_clip" ]; then
     # 224x176: the smallest size every feature below accepts (cambi, float_ms_ssim).
     range_size=224x176
     for v in over clamped; do
-        "$build/range_clip" 224 176 3 1 $v > "$range_dir/ref-$v.yuv" &&
-        "$build/range_clip" 224 176 3 2 $v > "$range_dir/dis-$v.yuv" &&
+        "$build/tests/range_clip" 224 176 3 1 $v > "$range_dir/ref-$v.yuv" &&
+        "$build/tests/range_clip" 224 176 3 2 $v > "$range_dir/dis-$v.yuv" &&
         "$ffmpeg" -hide_banner -nostdin -nostats \
             -f rawvideo -pix_fmt yuv420p10le -s $range_size -i "$range_dir/dis-$v.yuv" \
             -f rawvideo -pix_fmt yuv420p10le -s $range_size -i "$range_dir/ref-$v.yuv" \

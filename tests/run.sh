@@ -3,7 +3,9 @@
 #
 # Usage: sh tests/run.sh   (no arguments)
 #
-# Run from the repository root after `make` (make check does both). Uses the
+# Run from the repository root after `make tests` (make check does both);
+# BUILD=<dir>: the build to test, build unless given (make check passes its
+# own). The test programs are make's (BUILD/tests/<name>). Uses the
 # full clip and reference set in ../shared when it is there, else the subset
 # the repository carries in tests/data and tests/ref. SHARED=<dir> uses
 # another set; SHARED= (empty) runs as a fresh clone does, without one.
@@ -23,7 +25,8 @@ done
 [ $# -eq 0 ] || usage "no arguments expected"
 
 top=$(pwd)
-build=$top/build
+build=${BUILD:-$top/build}
+case $build in /*) ;; *) build=$top/$build ;; esac
 obj=$build/obj
 ffmpeg=$build/ffmpeg
 passed=0
@@ -52,14 +55,6 @@ echo "Reference: $ref"
 
 # ---- unit tests: the engine against libvmaf's numbers ----
 
-CC=${CC:-cc}
-# The engine as FFmpeg built it, SIMD versions (vmaf/x86) included.
-engine_objs=$(ls "$obj"/libavfilter/vmaf/*.o "$obj"/libavfilter/vmaf/x86/*.o "$obj"/libavfilter/hip/*.o 2>/dev/null | tr '\n' ' ')
-build_test() {
-    $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/$1.c" "$top/tests/clips.c" \
-        $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/$1"
-}
-
 count_results() {
     # $1: output of a test program whose last line is "N passed, N failed...";
     # $2: the suite's name; $3: why it may have nothing to run. A suite that
@@ -85,11 +80,12 @@ count_results() {
 }
 
 run_unit() {
-    # $1: why it may have nothing to run ("" when it must run something)
+    # $1: why it may have nothing to run ("" when it must run something);
+    # $2: the program, built by make into $build/tests; then its arguments.
     why=$1 t=$2
     shift 2
-    if build_test $t; then
-        "$build/$t" "$@" > "$build/$t.log" 2>&1
+    if [ -x "$build/tests/$t" ]; then
+        "$build/tests/$t" "$@" > "$build/$t.log" 2>&1
         count_results "$build/$t.log" $t "$why"
     else
         fail "$t (does not compile)"
@@ -103,21 +99,21 @@ run_unit "" vmaf_reference_test "$data" "$ref/fullprecision"
 grep -E "^RCPSS|this CPU's RCPSS" "$build/vmaf_reference_test.log" 2>/dev/null
 # libvmaf's 6-decimal logs (runs that have no full-precision file): the
 # same printed digits. Only the shared set has them.
-if [ -d "$ref/fullprecision" ] && build_test vmaf_reference_test; then
-    "$build/vmaf_reference_test" "$data" "$ref" > "$build/sixdec.log" 2>&1
+if [ -d "$ref/fullprecision" ] && [ -x "$build/tests/vmaf_reference_test" ]; then
+    "$build/tests/vmaf_reference_test" "$data" "$ref" > "$build/sixdec.log" 2>&1
     why=${no_shared:+"$no_shared, which has libvmaf's 6-decimal logs"}
     count_results "$build/sixdec.log" "vmaf_reference_test (6-decimal logs)" \
         "${why:-no 6-decimal libvmaf logs in $ref}"
 fi
 # The same numbers with the work split over threads.
-if build_test vmaf_reference_test; then
-    "$build/vmaf_reference_test" "$data" "$ref/fullprecision" vmaf_v0.6.1__fullprec 3 > "$build/threads.log" 2>&1
+if [ -x "$build/tests/vmaf_reference_test" ]; then
+    "$build/tests/vmaf_reference_test" "$data" "$ref/fullprecision" vmaf_v0.6.1__fullprec 3 > "$build/threads.log" 2>&1
     count_results "$build/threads.log" "vmaf_reference_test (3 threads)"
 fi
 # CAMBI finished on the CPU after the GPU failed at frame 0 (the simulated
 # GPU's kernels fail): still libvmaf's numbers, on any machine.
-if build_test vmaf_reference_test; then
-    VMAF_HIP_SIMULATE_GPU=1 "$build/vmaf_reference_test" "$data" "$ref/fullprecision" cambi \
+if [ -x "$build/tests/vmaf_reference_test" ]; then
+    VMAF_HIP_SIMULATE_GPU=1 "$build/tests/vmaf_reference_test" "$data" "$ref/fullprecision" cambi \
         > "$build/cambi_gpu_fault.log" 2>&1
     count_results "$build/cambi_gpu_fault.log" "vmaf_reference_test (cambi after a GPU failure)"
 fi
@@ -145,8 +141,8 @@ run_unit "" ciede_pow7_test
 run_unit "" pairing_test
 # GPU against CPU, value by value, for every option set of every feature's
 # twin: built always, run when a GPU answers (it exits 77 when none does).
-if build_test gpu_parity_test; then
-    "$build/gpu_parity_test" "$data" 3 > "$build/gpu_parity_test.log" 2>&1
+if [ -x "$build/tests/gpu_parity_test" ]; then
+    "$build/tests/gpu_parity_test" "$data" 3 > "$build/gpu_parity_test.log" 2>&1
     if [ $? -eq 77 ]; then
         pass "gpu_parity_test: builds; no GPU answers here, nothing to compare"
     else
@@ -165,9 +161,8 @@ run_unit "" log_file_test
 
 # ---- dsp: every SIMD version against its C version, bit-exact (checkasm) ----
 
-if $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top"/tests/checkasm/*.c \
-       $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/checkasm"; then
-    "$build/checkasm" > "$build/checkasm.log" 2>&1
+if [ -x "$build/tests/checkasm" ]; then
+    "$build/tests/checkasm" > "$build/checkasm.log" 2>&1
     grep '^skipped:' "$build/checkasm.log"
     count_results "$build/checkasm.log" checkasm "this CPU runs no SIMD tier of the engine"
 else
@@ -178,15 +173,15 @@ fi
 # Its speed is measured by tools/cpu-evidence.sh, not here; here it must
 # score its frames, with the same pooled VMAF for one and two threads.
 
-if $CC -std=c11 -O2 -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" "$top/tests/engine_bench.c" \
-       $engine_objs "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$build/engine_bench" &&
-   "$build/engine_bench" -s 160x96 -n 4 -f 12 -t 1 -B cpu > "$build/engine_bench.log" 2>&1 &&
-   "$build/engine_bench" -s 160x96 -n 4 -f 12 -t 2 -B cpu >> "$build/engine_bench.log" 2>&1 &&
+if [ ! -x "$build/tests/engine_bench" ]; then
+    fail "engine_bench (does not compile)"
+elif "$build/tests/engine_bench" -s 160x96 -n 4 -f 12 -t 1 -B cpu > "$build/engine_bench.log" 2>&1 &&
+   "$build/tests/engine_bench" -s 160x96 -n 4 -f 12 -t 2 -B cpu >> "$build/engine_bench.log" 2>&1 &&
    [ "$(sed -n 's/.*mean score \([0-9.]*\)$/\1/p' "$build/engine_bench.log" | sort -u | wc -l)" = 1 ] &&
    grep -q 'engine: [0-9.]* fps' "$build/engine_bench.log"; then
     pass "engine_bench: 12 frames scored, the same mean score with 1 and 2 threads"
 else
-    fail "engine_bench: does not build, fails, or scores differently with 2 threads"
+    fail "engine_bench: fails, or scores differently with 2 threads"
     cat "$build/engine_bench.log" 2>/dev/null | tail -3
 fi
 

@@ -20,7 +20,7 @@
 #                       ../shared/models, else ./models); none: those runs
 #                       are skipped
 #   ENGINE_BENCH        tests/engine_bench.c built (default engine_bench
-#                       beside ffmpeg, else build/engine_bench)
+#                       beside ffmpeg, else build/tests/engine_bench)
 #   BENCH_DIR           raw inputs and logs (default /dev/shm/vmaf-gpu-bench;
 #                       removed at the end unless BENCH_KEEP=1)
 #   BENCH_PROCS         processes at once in the last part (default 8)
@@ -68,7 +68,7 @@ model3d=$(cd "$models" 2>/dev/null && pwd)/vmaf_v1.0.16_3d0h.json
 [ -f "$model3d" ] || model3d=
 if [ -n "${ENGINE_BENCH:-}" ]; then engine_bench=$ENGINE_BENCH
 elif [ -x "$(dirname "$ffmpeg")/engine_bench" ]; then engine_bench=$(dirname "$ffmpeg")/engine_bench
-else engine_bench=build/engine_bench; fi
+else engine_bench=build/tests/engine_bench; fi
 # The GPU's role: backend=hip, or (BENCH_NO_GPU=1) one CPU thread, "cpu1".
 if [ "$no_gpu" = 1 ]; then gtag=cpu1 gbopt="backend=cpu:n_threads=1"
 else gtag=hip gbopt="backend=hip"; fi

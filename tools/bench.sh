@@ -12,7 +12,7 @@
 # timed; BENCH_THREADS lists the thread counts (default "1 2 <all>");
 # BENCH_DIR is where the raw inputs are made (build/bench; put it in tmpfs
 # on a big machine); BENCH_SIZES picks sizes (sd hd 4k); CHECKASM is the
-# checkasm program for the per-kernel table (build/checkasm; none: skip).
+# checkasm program for the per-kernel table (build/tests/checkasm; none: skip).
 #
 # Inputs are raw files made once (testsrc2 against a blurred, noisy copy),
 # so no decoder is timed. For each run: "wall fps" is frames over the
@@ -38,7 +38,7 @@ ffmpeg=${1:-build/ffmpeg}
 extra=${2:-backend=cpu}
 scale=${BENCH_SCALE:-1}
 mt=${BENCH_MT_FRAMES:-1}
-checkasm=${CHECKASM:-build/checkasm}
+checkasm=${CHECKASM:-build/tests/checkasm}
 dir=${BENCH_DIR:-build/bench}
 all_threads=$(nproc)
 threads=${BENCH_THREADS:-"1 2 $all_threads"}

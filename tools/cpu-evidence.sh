@@ -9,8 +9,8 @@
 # engine: only the engine-capacity runs (CPU, and GPU when one answers).
 #
 # <dir> holds ffmpeg (and the libraries it needs, on LD_LIBRARY_PATH),
-# checkasm and engine_bench, built on any x86-64 machine by `make` and
-# tests/run.sh. Raw inputs go to $BENCH_DIR (default /dev/shm/vmaf-bench).
+# checkasm and engine_bench, built on any x86-64 machine by `make tests`
+# (build/tests). Raw inputs go to $BENCH_DIR (default /dev/shm/vmaf-bench).
 # "engine capacity" is tests/engine_bench.c: frame pairs already in memory,
 # pushed through the engine with no reader and no decoder.
 set -u

@@ -7,7 +7,7 @@
 #
 # quick skips the throughput runs.
 # <dir> holds ffmpeg, gpu_parity_test (built on any x86-64 machine by
-# `make` and tests/run.sh's build_test) and testdata/ (the clip pairs).
+# `make tests`: build/tests/gpu_parity_test) and testdata/ (the clip pairs).
 set -u
 
 # -h/--help: this header; a wrong argument: its usage lines, on stderr.
