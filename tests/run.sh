@@ -29,12 +29,8 @@ build=${BUILD:-$top/build}
 case $build in /*) ;; *) build=$top/$build ;; esac
 obj=$build/obj
 ffmpeg=$build/ffmpeg
-passed=0
-failed=0
-
-# printf, not echo: dash's echo would turn the examples' \\: into \:.
-pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
-fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+# pass, fail, count_results, run_unit, expect_error; passed=0, failed=0.
+. "$top/tests/lib.sh"
 
 shared=${SHARED-$top/../shared}
 if [ -n "$shared" ] && [ -d "$shared/testdata" ] && [ -d "$shared/reference/fullprecision" ]; then
@@ -55,42 +51,6 @@ echo "Reference: $ref"
 
 # ---- unit tests: the engine against libvmaf's numbers ----
 
-count_results() {
-    # $1: output of a test program whose last line is "N passed, N failed...";
-    # $2: the suite's name; $3: why it may have nothing to run. A suite that
-    # ran nothing says so with that reason (or fails when it has none).
-    p=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
-    f=$(tail -n1 "$1" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
-    if [ -z "$p" ]; then
-        fail "$2 (did not finish)"
-        return
-    fi
-    grep -E '^(FAIL|SKIP)' "$1"
-    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
-        if [ -n "${3:-}" ]; then
-            echo "$2: skipped: $3"
-        else
-            fail "$2: ran nothing"
-        fi
-        return
-    fi
-    passed=$((passed + p))
-    failed=$((failed + f))
-    echo "$2: $(tail -n1 "$1")"
-}
-
-run_unit() {
-    # $1: why it may have nothing to run ("" when it must run something);
-    # $2: the program, built by make into $build/tests; then its arguments.
-    why=$1 t=$2
-    shift 2
-    if [ -x "$build/tests/$t" ]; then
-        "$build/tests/$t" "$@" > "$build/$t.log" 2>&1
-        count_results "$build/$t.log" $t "$why"
-    else
-        fail "$t (does not compile)"
-    fi
-}
 format_dir=$ref
 [ -f "$format_dir/format_sample_src01_576x324_3f_8bit.xml" ] || format_dir=$ref/format
 run_unit "" vmaf_reference_test "$data" "$ref/fullprecision"
@@ -203,19 +163,6 @@ for t in $fate_tests; do
 done
 
 # ---- bad input: non-zero exit and a message that names the problem ----
-
-expect_error() {
-    name=$1 pattern=$2
-    shift 2
-    if "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$build/bad.log" 2>&1; then
-        fail "$name: exited with 0"
-    elif grep -q -- "$pattern" "$build/bad.log"; then
-        pass "$name"
-    else
-        fail "$name: no message matching '$pattern'"
-        tail -5 "$build/bad.log"
-    fi
-}
 
 src="testsrc2=size=320x240:rate=25:duration=0.2"
 expect_error "mismatched size" \

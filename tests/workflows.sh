@@ -24,10 +24,8 @@ case $ff in */*) ff=$(cd "$(dirname "$ff")" && pwd)/$(basename "$ff") ;; esac
 tools=$(cd "$(dirname "$0")/../tools" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-failed=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; failed=1; }
+# pass, fail (counted in $failed).
+. "$(dirname "$0")/lib.sh"
 check() { # name command...: PASS when the command succeeds
     name=$1; shift
     if "$@"; then pass "$name"; else fail "$name"; return 1; fi
@@ -161,4 +159,4 @@ plot nometric "$l23" --metric ssim -o "$T/bad.png"
 check "plot: a missing metric fails naming the log's metrics" \
     failed_with nometric "has no metric ssim; it has: .*psnr_y.*vmaf"
 
-exit $failed
+[ "$failed" -eq 0 ]

@@ -47,9 +47,8 @@ if [ "$what" = cpu ] || [ "$what" = all ]; then
 
     echo "== frames in parallel: logs of 1, 2, 3, 8 and 16 threads identical"
     (
-        build=$BENCH_DIR passed=0 failed=0
-        pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
-        fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+        build=$BENCH_DIR
+        . tests/lib.sh
         . tests/threads.sh
         echo "$passed passed, $failed failed"
     )

@@ -126,9 +126,8 @@ fi
 
 echo "== semi-planar and high-bit-packed software frames, backend=hip"
 (
-    ffmpeg=$dir/ffmpeg build=$out passed=0 failed=0
-    pass() { passed=$((passed + 1)); echo "PASS $*"; }
-    fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+    ffmpeg=$dir/ffmpeg build=$out
+    . "$(dirname "$0")/../tests/lib.sh"
     FORMATS_BACKEND=hip
     . "$dir/formats.sh"
     echo "$passed passed, $failed failed"
