@@ -3,7 +3,7 @@
 # a simulated GPU whose kernels fail at the first frame. With backend=auto
 # the stream finishes on the CPU with every frame scored and the CPU's
 # numbers; with backend=hip the run fails. (On a real GPU, the filter's
-# gpu_fail_at option picks the frame: tools/gpu-hwframes.sh.)
+# gpu_fail_at option picks the frame: tests/gpu/gpu-hwframes.sh.)
 
 fault=$build/gpu_fault
 mkdir -p "$fault"

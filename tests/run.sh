@@ -402,7 +402,7 @@ run_examples() {
     while IFS= read -r cmd; do
         case $cmd in
         *"-hwaccel cuda"*)
-            # NVDEC examples need an NVIDIA GPU (tools/gpu-hwframes.sh runs them there).
+            # NVDEC examples need an NVIDIA GPU (tests/gpu/gpu-hwframes.sh runs them there).
             if ! "$ffmpeg" -hide_banner -v quiet -init_hw_device cuda -f lavfi -i nullsrc=d=0.04 \
                    -f null - < /dev/null > /dev/null 2>&1; then
                 echo "example ($(basename "$dir"), .$ext): skipped: no CUDA device: $cmd"

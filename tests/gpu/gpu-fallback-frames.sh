@@ -4,7 +4,7 @@
 # cambi and float_ssim on the CPU's frame workers, failing at frame 7 of
 # 60, must log what backend=cpu logs, for 1 and 16 threads.
 #
-# Usage: tools/gpu-fallback-frames.sh <ffmpeg>
+# Usage: tests/gpu/gpu-fallback-frames.sh <ffmpeg>
 #
 # Logs go to $OUT (or build/gpu-fallback).
 set -u

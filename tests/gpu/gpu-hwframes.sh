@@ -7,7 +7,7 @@
 # alone. Also: mixed inputs (one hardware, one software), backend=cpu on
 # hardware frames, the semi-planar formats on the GPU, compute-sanitizer.
 #
-# Usage: tools/gpu-hwframes.sh <dir>
+# Usage: tests/gpu/gpu-hwframes.sh <dir>
 #
 # <dir> holds ffmpeg (built by `make`) and lib/ (the shared libraries it
 # links that the GPU machine may lack). Pairs are encoded there with the
@@ -127,7 +127,7 @@ fi
 echo "== semi-planar and high-bit-packed software frames, backend=hip"
 (
     ffmpeg=$dir/ffmpeg build=$out
-    . "$(dirname "$0")/../tests/lib.sh"
+    . "$(dirname "$0")/../lib.sh"
     FORMATS_BACKEND=hip
     . "$dir/formats.sh"
     echo "$passed passed, $failed failed"

@@ -3,7 +3,7 @@
 # every frame, the same through ffmpeg's logs, compute-sanitizer, and
 # throughput. Prints a report; writes logs to $OUT (or build/gpu-validate).
 #
-# Usage: tools/gpu-validate.sh <dir> [quick]
+# Usage: tests/gpu/gpu-validate.sh <dir> [quick]
 #
 # quick skips the throughput runs.
 # <dir> holds ffmpeg, gpu_parity_test (built on any x86-64 machine by

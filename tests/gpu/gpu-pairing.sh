@@ -6,7 +6,7 @@
 # inputs, or hwupload_cuda); every log must equal the CPU's on the frames
 # decoded to raw video and scored frame i against frame i.
 #
-# Usage: tools/gpu-pairing.sh <dir>
+# Usage: tests/gpu/gpu-pairing.sh <dir>
 #
 # <dir> holds ffmpeg (built by `make`) and lib/ (the shared libraries it
 # links that the GPU machine may lack). Logs go to $OUT (or build/gpu-pairing).
