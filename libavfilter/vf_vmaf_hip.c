@@ -76,7 +76,6 @@ typedef struct VMAFHIPContext {
     int n_subsample;
     int backend;                    ///< an FFVmafBackend
     int device;
-    int64_t gpu_fail_at;
     int gpu_graphs;
     int startup_buffer;             ///< MiB of frames held while the GPU starts
     int cpu_first;                  ///< ms on the CPU first (backend=auto)
@@ -128,8 +127,6 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(cpu_first),   AV_OPT_TYPE_INT, { .i64 = 100 }, 0, INT_MAX / 1000, FLAGS },
     { "gpu_graphs",  "run each feature's GPU work of a frame as one captured graph where the platform has them (CUDA)",
         OFFSET(gpu_graphs),  AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "gpu_fail_at", "testing: make the GPU path fail at this frame, to exercise the move to the CPU (-1: never)",
-        OFFSET(gpu_fail_at), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     /* Pairing. framesync's options keep their names and values (scripts
      * pass them to libvmaf), with this filter's defaults: only complete
      * pairs are scored (eof_action=endall), where framesync's default
@@ -450,7 +447,6 @@ static int config_output(AVFilterLink *outlink)
             return AVERROR(ENOMEM);
     }
 
-    ff_vmaf_engine_set_gpu_fail_at(s->engine, s->gpu_fail_at);
     ff_vmaf_engine_set_gpu_graphs(s->engine, s->gpu_graphs);
     if ((ret = ff_vmaf_hip_input_configure(&s->input, ctx, s->engine,
                                            s->backend != FF_VMAF_BACKEND_CPU)) < 0)

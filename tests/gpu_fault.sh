@@ -2,8 +2,8 @@
 # The GPU failing mid-stream, on any machine: VMAF_HIP_SIMULATE_GPU=1 gives
 # a simulated GPU whose kernels fail at the first frame. With backend=auto
 # the stream finishes on the CPU with every frame scored and the CPU's
-# numbers; with backend=hip the run fails. (On a real GPU, the filter's
-# gpu_fail_at option picks the frame: tests/gpu/gpu-hwframes.sh.)
+# numbers; with backend=hip the run fails. (On a real GPU, the test hook
+# VMAF_HIP_GPU_FAIL_AT picks the frame: tests/gpu/gpu-hwframes.sh.)
 
 fault=$build/gpu_fault
 mkdir -p "$fault"
@@ -30,4 +30,14 @@ if [ "$(cat "$fault/hip.rc")" != 0 ] && grep -q "simulated GPU: kernels do not r
     pass "GPU fault: backend=hip fails, naming the failed GPU call"
 else
     fail "GPU fault: backend=hip after a GPU failure (exit $(cat "$fault/hip.rc"))"; tail -3 "$fault/hip.log"
+fi
+# The test hooks are no options: a user sees none of them.
+"$ffmpeg" -hide_banner -h filter=vmaf_hip > "$fault/help.txt" 2>&1
+if ! grep -qi "fail_at\|simulat" "$fault/help.txt" && grep -q "backend" "$fault/help.txt" &&
+   ! "$ffmpeg" -hide_banner -nostdin -f lavfi -i "testsrc2=size=160x90:duration=0.2" \
+       -f lavfi -i "testsrc2=size=160x90:duration=0.2" -lavfi "vmaf_hip=gpu_fail_at=3" -f null - \
+       > "$fault/option.log" 2>&1 && grep -q "Option not found" "$fault/option.log"; then
+    pass "GPU fault: the test hooks are environment variables, not options -h shows"
+else
+    fail "GPU fault: a test hook shows among the options"; grep -i "fail_at\|simulat" "$fault/help.txt"
 fi

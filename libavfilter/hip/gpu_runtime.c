@@ -30,6 +30,7 @@
 
 #include "gpu_functions.h"
 #include "gpu_runtime.h"
+#include "libavfilter/vmaf/test_hooks.h"
 
 
 typedef struct Symbol {
@@ -297,12 +298,10 @@ static void warm_wait(void)
 
 void ff_gpu_warm_up(int device)
 {
-    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
-    const char *start_ms = getenv("VMAF_HIP_SIMULATE_START_MS");
-    if (simulate && !strcmp(simulate, "1")) {
-        if (!start_ms || atoi(start_ms) <= 0)
+    if (ff_vmaf_test_simulated_gpu()) {
+        if (!ff_vmaf_test_simulated_start_ms())
             return;
-        warm_simulated_us = atoi(start_ms) * INT64_C(1000);
+        warm_simulated_us = ff_vmaf_test_simulated_start_ms() * INT64_C(1000);
     }
     pthread_mutex_lock(&warm_join_lock);
     /* A process that ends before opening the GPU (an input that cannot be
@@ -322,11 +321,8 @@ void ff_gpu_warm_up(int device)
 
 int ff_gpu_start_cost_ms(void)
 {
-    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
-    const char *start_ms = getenv("VMAF_HIP_SIMULATE_START_MS");
-
-    if (simulate && !strcmp(simulate, "1"))
-        return start_ms && atoi(start_ms) > 0 ? atoi(start_ms) : 0;
+    if (ff_vmaf_test_simulated_gpu())
+        return ff_vmaf_test_simulated_start_ms();
     return GPU_START_COST_MS;
 }
 
@@ -347,13 +343,12 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
 {
     static const enum FFGpuPlatform order[] = { FF_GPU_PLATFORM_HIP, FF_GPU_PLATFORM_CUDA };
     FFGpu *g = av_mallocz(sizeof(*g));
-    const char *simulate = getenv("VMAF_HIP_SIMULATE_GPU");
     int ret = AVERROR(ENODEV);
 
     if (!g)
         return AVERROR(ENOMEM);
     g->log_ctx = log_ctx;
-    if (simulate && !strcmp(simulate, "1")) {
+    if (ff_vmaf_test_simulated_gpu()) {
         warm_wait();
         g->platform = FF_GPU_PLATFORM_SIMULATED;
         ff_gpu_simulated_functions(&g->fn);

@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "engine_state.h"
 #include "feature.h"
+#include "test_hooks.h"
 
 int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
 {
@@ -40,7 +41,7 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
         return AVERROR(ENOMEM);
     e->log_ctx = log_ctx;
     e->step    = 1;
-    e->gpu_fail_at = -1;
+    e->gpu_fail_at = ff_vmaf_test_gpu_fail_at();
     e->gpu_fail_collect_at = -1;
     e->frame_limit = UINT_MAX;
     for (int i = 0; i < RECENT_PAIRS; i++)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The GPU failing mid-stream while the CPU frame workers run (a real GPU:
-# the filter's gpu_fail_at option): backend=auto with VMAF on the GPU and
+# VMAF_HIP_GPU_FAIL_AT, a test hook of vmaf/test_hooks.h): backend=auto with VMAF on the GPU and
 # cambi and float_ssim on the CPU's frame workers, failing at frame 7 of
 # 60, must log what backend=cpu logs, for 1 and 16 threads.
 #
@@ -35,7 +35,9 @@ run() { # name options
 }
 run cpu backend=cpu:n_threads=4
 for t in 1 16; do
-    run "fail-$t" "backend=auto:gpu_fail_at=7:n_threads=$t"
+    export VMAF_HIP_GPU_FAIL_AT=7
+    run "fail-$t" "backend=auto:n_threads=$t"
+    unset VMAF_HIP_GPU_FAIL_AT
     if [ "$(cat "$out/fail-$t.rc")" = 0 ] && grep -q "finishing the stream on the CPU" "$out/fail-$t.log" &&
        grep -q '"frameNum": 59' "$out/cpu.cmp" && cmp -s "$out/cpu.cmp" "$out/fail-$t.cmp"; then
         echo "PASS GPU failing at frame 7, $t threads: the log equals backend=cpu's (60 frames)"

@@ -109,16 +109,18 @@ for name in h264 hevc10 vp9; do
     compare "$name.hip60" "$name.cpu" "$name: backend=cpu on CUDA frames = GPU on software frames"
 done
 
-echo "== the GPU failing at frame 7 (gpu_fail_at), 30 frames of the h264 pair"
+echo "== the GPU failing at frame 7 (VMAF_HIP_GPU_FAIL_AT), 30 frames of the h264 pair"
 opt="feature=name=psnr:log_fmt=json:log_path=$out/fault"
 run "backend=cpu" fault.cpu 30 -t 1 -i "$work/h264.dis.mkv" -t 1 -i "$work/h264.ref.mkv" \
     -lavfi "vmaf_hip=backend=cpu:$opt.cpu.json" -f null -
+export VMAF_HIP_GPU_FAIL_AT=7
 run "backend=auto, GPU failing at frame 7" fault.auto 30 -t 1 -i "$work/h264.dis.mkv" -t 1 -i "$work/h264.ref.mkv" \
-    -lavfi "vmaf_hip=backend=auto:gpu_fail_at=7:$opt.auto.json" -f null -
+    -lavfi "vmaf_hip=backend=auto:$opt.auto.json" -f null -
+unset VMAF_HIP_GPU_FAIL_AT
 grep -h "GPU failed" "$out/fault.auto.err" | sed 's/^\[[^]]*\] /    /'
 compare fault.cpu fault.auto "GPU failure at frame 7: every frame scored, the CPU's numbers"
-if $ffmpeg $hw -t 1 -i "$work/h264.dis.mkv" $hw -t 1 -i "$work/h264.ref.mkv" \
-       -lavfi "vmaf_hip=backend=auto:gpu_fail_at=7" -f null - > "$out/fault.hw.err" 2>&1; then
+if VMAF_HIP_GPU_FAIL_AT=7 $ffmpeg $hw -t 1 -i "$work/h264.dis.mkv" $hw -t 1 -i "$work/h264.ref.mkv" \
+       -lavfi "vmaf_hip=backend=auto" -f null - > "$out/fault.hw.err" 2>&1; then
     echo "FAIL GPU failure with CUDA frames: exited 0"; status=1
 else
     echo "PASS GPU failure with CUDA frames is an error: $(grep -h "hardware frames" "$out/fault.hw.err" | sed 's/^\[[^]]*\] //' | head -1)"

@@ -1,0 +1,44 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Test hooks, all in one place and none of them an option a user sees:
+ * environment variables that tests set to drive the GPU paths on machines
+ * without a GPU, or to make a real GPU fail where they choose.
+ *
+ * - VMAF_HIP_SIMULATE_GPU=1: a simulated GPU (hip/gpu_simulated.c) whose
+ *   kernels fail at the first frame;
+ * - VMAF_HIP_SIMULATE_START_MS=N: the simulated GPU takes N ms to start;
+ * - VMAF_HIP_GPU_FAIL_AT=N: the GPU path fails at frame N, to exercise
+ *   the move to the CPU on a real GPU.
+ */
+
+#ifndef AVFILTER_VMAF_TEST_HOOKS_H
+#define AVFILTER_VMAF_TEST_HOOKS_H
+
+#include <stdint.h>
+
+/** Whether the simulated GPU stands in for a real one. */
+int ff_vmaf_test_simulated_gpu(void);
+/** The simulated GPU's start in ms (0: at once). */
+int ff_vmaf_test_simulated_start_ms(void);
+/** The frame at which the GPU path must fail (-1: never). */
+int64_t ff_vmaf_test_gpu_fail_at(void);
+
+#endif /* AVFILTER_VMAF_TEST_HOOKS_H */
