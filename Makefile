@@ -172,8 +172,15 @@ build-ffmpeg: $(OBJDIR)/ffbuild/config.mak
 TESTS_DIR    := $(BUILD)/tests
 TEST_CFLAGS  := -std=c11 -O2 -ffp-contract=off -I$(TOP) -I$(OBJDIR) -I$(SRCTREE)
 TEST_LIBS    := -lm -pthread -ldl
-ENGINE_OBJS  := $(sort $(wildcard $(OBJDIR)/libavfilter/vmaf/*.o $(OBJDIR)/libavfilter/vmaf/x86/*.o \
-                                 $(OBJDIR)/libavfilter/hip/*.o))
+# The engine's objects are those of the synced tree's sources (.c, and the
+# code objects of each .hip) that FFmpeg built: an object left behind by a
+# source since removed or moved is not linked.
+ENGINE_DIRS  := vmaf vmaf/x86 vmaf/gpu vmaf/features vmaf/features/x86 vmaf/features/gpu
+ENGINE_SRCS  := $(wildcard $(foreach d,$(ENGINE_DIRS),$(SRCTREE)/libavfilter/$(d)/*.c \
+                                                      $(SRCTREE)/libavfilter/$(d)/*.hip))
+ENGINE_OBJS  := $(sort $(wildcard $(patsubst $(SRCTREE)/%.c,$(OBJDIR)/%.o,$(filter %.c,$(ENGINE_SRCS))) \
+                                  $(foreach e,fatbin hsaco,\
+                                      $(patsubst $(SRCTREE)/%.hip,$(OBJDIR)/%.$(e).o,$(filter %.hip,$(ENGINE_SRCS))))))
 LIBAVUTIL    := $(OBJDIR)/libavutil/libavutil.a
 UNIT_TESTS   := $(filter-out lifecycle_test,$(patsubst $(TOP)/tests/%.c,%,$(wildcard $(TOP)/tests/*_test.c)))
 CHECKASM_SRC := $(wildcard $(TOP)/tests/checkasm/*.c)

@@ -18,9 +18,9 @@
 
 /*
  * The GPU's stand-in for the host's powf(x, 7) in CIEDE2000
- * (libavfilter/hip/ciede_pow7.h), run here on the host with the same
- * functions: against this host's powf at every float of the range it
- * covers (2^-18 <= x < 2^18, 302 million arguments), and x^7's rounding
+ * (libavfilter/vmaf/features/gpu/ciede_pow7.h), run here on the host with
+ * the same functions: against this host's powf at every float of the range
+ * it covers (2^-18 <= x < 2^18, 302 million arguments), and x^7's rounding
  * against the product in long double where that decides it.
  *
  * Usage: ciede_pow7_test [stride] (1, the default, tries every argument).
@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "libavfilter/hip/ciede_pow7.h"
-#include "libavfilter/hip/ciede_pow7_table.h"
+#include "libavfilter/vmaf/features/gpu/ciede_pow7.h"
+#include "libavfilter/vmaf/features/gpu/ciede_pow7_table.h"
 
 static int passed, failed;
 

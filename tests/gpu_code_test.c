@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libavfilter/hip/code_object.h"
+#include "libavfilter/vmaf/gpu/code_object.h"
 
 static int contains(const unsigned char *image, unsigned len, const char *name)
 {

@@ -1,7 +1,7 @@
 /*
- * Recorded work and graphs (libavfilter/hip/gpu_graph.c), on the simulated
- * GPU (no GPU needed), whose kernels have two parameters (8 and 4 bytes),
- * whose launches fail and whose memsets write host memory:
+ * Recorded work and graphs (libavfilter/vmaf/gpu/gpu_graph.c), on the
+ * simulated GPU (no GPU needed), whose kernels have two parameters (8 and 4
+ * bytes), whose launches fail and whose memsets write host memory:
  *  - while a stream is recorded, its launches and memsets are held, not
  *    run, and other streams' are not;
  *  - two recordings are equal only with the same operations, grids and
@@ -26,7 +26,7 @@
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 
-#include "libavfilter/hip/gpu_runtime.h"
+#include "libavfilter/vmaf/gpu/gpu_runtime.h"
 
 static int passed, failed;
 

@@ -26,7 +26,7 @@
 #include "libavutil/thread.h"
 #include "libavutil/time.h"
 
-#include "libavfilter/hip/vmaf_gpu.h"
+#include "libavfilter/vmaf/gpu/vmaf_gpu.h"
 
 #define NB_JOBS 64
 #define ROUNDS  300

@@ -44,9 +44,9 @@
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
-#include "libavfilter/hip/code_object.h"
-#include "libavfilter/hip/gpu_runtime.h"
-#include "libavfilter/hip/ssim_sum.h"
+#include "libavfilter/vmaf/features/gpu/ssim_sum.h"
+#include "libavfilter/vmaf/gpu/code_object.h"
+#include "libavfilter/vmaf/gpu/gpu_runtime.h"
 
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
 

@@ -5,8 +5,8 @@
 # ffmpeg under valgrind: any invalid access, leak, signed overflow, invalid
 # shift or misaligned load is a failure.
 #
-# 1. The engine's sources (build/src/libavfilter/vmaf and hip, as make
-#    synced them) are compiled again with FFmpeg's own flags (and the
+# 1. The engine's sources (build/src/libavfilter/vmaf and its folders, as
+#    make synced them) are compiled again with FFmpeg's own flags (and the
 #    engine's -ffp-contract=off) plus -fsanitize=address,undefined
 #    -fno-sanitize-recover=all -g -O1, into $build/asan (only what changed
 #    since the last run). The unit tests are linked against those objects and
@@ -63,7 +63,7 @@ sanitized_unit() {
 
 if [ "${SANITIZERS:-1}" = 0 ]; then
     echo "sanitizers: skipped: SANITIZERS=0"
-elif ! mkdir -p "$san_dir/obj/vmaf" "$san_dir/obj/hip" ||
+elif ! mkdir -p "$san_dir/obj/vmaf" ||
      ! echo 'int main(void) { return 0; }' |
         $san_cc -x c $san_flags - -o "$san_dir/probe" > /dev/null 2>&1; then
     fail "sanitizers: $san_cc cannot build with -fsanitize=address,undefined (libasan and libubsan missing?)"
@@ -76,7 +76,8 @@ else
     cat > "$san_dir/Makefile" <<EOF_MAKEFILE
 SRC    := $build/src/libavfilter
 CFLAGS := -I$obj -I$build/src -DHAVE_AV_CONFIG_H $san_cppflags $san_cflags -ffp-contract=off $san_flags
-OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(SRC)/vmaf/*.c \$(SRC)/vmaf/x86/*.c \$(SRC)/hip/*.c)) obj/vf_vmaf_hip.o
+DIRS   := vmaf vmaf/x86 vmaf/gpu vmaf/features vmaf/features/x86 vmaf/features/gpu
+OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(foreach d,\$(DIRS),\$(SRC)/\$(d)/*.c))) obj/vf_vmaf_hip.o
 all: \$(OBJS)
 obj/%.o: \$(SRC)/%.c flags
 	@mkdir -p \$(dir \$@)
@@ -94,9 +95,13 @@ EOF_MAKEFILE
         san_built=$(date +%s)
         echo "sanitizers: engine compiled with $san_flags in $((san_built - san_start)) s"
         # The GPU code objects are data (bin2c), nothing to instrument.
-        san_gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null | tr '\n' ' ')
+        san_gpu_objs=$(ls "$obj"/libavfilter/vmaf/gpu/*.fatbin.o "$obj"/libavfilter/vmaf/gpu/*.hsaco.o \
+                          "$obj"/libavfilter/vmaf/features/gpu/*.fatbin.o \
+                          "$obj"/libavfilter/vmaf/features/gpu/*.hsaco.o 2>/dev/null | tr '\n' ' ')
         # The objects of today's sources (one whose source is gone stays behind).
-        san_objs=$(cd "$build/src/libavfilter" && ls vmaf/*.c vmaf/x86/*.c hip/*.c 2>/dev/null | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
+        san_objs=$(cd "$build/src/libavfilter" &&
+            ls vmaf/*.c vmaf/x86/*.c vmaf/gpu/*.c vmaf/features/*.c vmaf/features/x86/*.c vmaf/features/gpu/*.c \
+                2>/dev/null | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
         sanitized_unit range_test range_test "$san_dir"
         sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
         sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \

@@ -34,7 +34,7 @@
 
 #include "libavfilter/vmaf/engine.h"
 #include "libavfilter/vmaf/feature.h"
-#include "libavfilter/vmaf/float_dsp.h"
+#include "libavfilter/vmaf/features/float_dsp.h"
 #include "libavfilter/vmaf/json.h"
 
 #include "clips.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the engine (libavfilter/vmaf, vmaf/x86, hip) of a source tree into
+# Build the engine (libavfilter/vmaf and its folders) of a source tree into
 # its own folder, with kernels for one GPU architecture of each vendor only, and link test
 # programs against it: a quick check of engine and kernel changes without
 # a whole FFmpeg build. Needs a configured and built tree (make) for
@@ -43,7 +43,9 @@ CC=${CC:-cc}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 cflags="-std=c17 -O2 -g -ffp-contract=off -D_GNU_SOURCE -I$top -I$obj -I$build/src -Wall -Wno-unused-function"
 objs=
-for c in "$top"/libavfilter/vmaf/*.c "$top"/libavfilter/vmaf/x86/*.c "$top"/libavfilter/hip/*.c; do
+vmaf=$top/libavfilter/vmaf
+for c in "$vmaf"/*.c "$vmaf"/x86/*.c "$vmaf"/gpu/*.c \
+         "$vmaf"/features/*.c "$vmaf"/features/x86/*.c "$vmaf"/features/gpu/*.c; do
     o=$out/o/$(echo "${c#$top/}" | tr / _ | sed 's/\.c$/.o/')
     if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$top/libavfilter" -name '*.h' -newer "$o" | head -1)" ]; then
         $CC $cflags -c "$c" -o "$o"
@@ -59,15 +61,15 @@ objs="$objs $out/o/models_data.o"
 # A code object is made again when its kernel or a header kernels include changed.
 stale_kernel() { # kernel object
     [ ! -f "$2" ] || [ "$1" -nt "$2" ] ||
-        [ -n "$(find "$top/libavfilter/hip" "$top/libavfilter/vmaf/adm_filter.h" -name '*.h' -newer "$2" | head -1)" ]
+        [ -n "$(find "$vmaf/gpu" "$vmaf/features/gpu" "$vmaf/features/adm_filter.h" -name '*.h' -newer "$2" |
+                head -1)" ]
 }
 if grep -q 'define CONFIG_HIP_NV 1' "$obj/config.h"; then
-    for k in "$top"/libavfilter/hip/*.hip; do
+    for k in "$vmaf"/gpu/*.hip "$vmaf"/features/gpu/*.hip; do
         n=$(basename "$k" .hip)
         fb=$out/o/$n.fatbin
         if stale_kernel "$k" "$fb.o"; then
-            "$NVCC" -x cu -fatbin -O3 --fmad=false -gencode arch=compute_${arch#sm_},code=$arch \
-                -I"$top/libavfilter/hip" -o "$fb" "$k"
+            "$NVCC" -x cu -fatbin -O3 --fmad=false -gencode arch=compute_${arch#sm_},code=$arch -o "$fb" "$k"
             "$obj/ffbuild/bin2c" "$fb" "$fb.c" "${n}_fatbin"
             $CC -c "$fb.c" -o "$fb.o"
         fi
@@ -75,12 +77,11 @@ if grep -q 'define CONFIG_HIP_NV 1' "$obj/config.h"; then
     done
 fi
 if grep -q 'define CONFIG_HIP_AMD 1' "$obj/config.h"; then
-    for k in "$top"/libavfilter/hip/*.hip; do
+    for k in "$vmaf"/gpu/*.hip "$vmaf"/features/gpu/*.hip; do
         n=$(basename "$k" .hip)
         hs=$out/o/$n.hsaco
         if stale_kernel "$k" "$hs.o"; then
-            ${HIPCC:-hipcc} --genco -O3 -ffp-contract=off --offload-arch=${AMD_ARCH:-gfx90a} \
-                -I"$top/libavfilter/hip" -o "$hs" "$k"
+            ${HIPCC:-hipcc} --genco -O3 -ffp-contract=off --offload-arch=${AMD_ARCH:-gfx90a} -o "$hs" "$k"
             "$obj/ffbuild/bin2c" "$hs" "$hs.c" "${n}_hsaco"
             $CC -c "$hs.c" -o "$hs.o"
         fi

@@ -72,7 +72,9 @@ patch)
     ;;
 sync)
     cd "$top"
-    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf_hip_*.[ch] libavfilter/vmaf/* libavfilter/vmaf/x86/* libavfilter/hip/* \
+    for f in libavfilter/vf_vmaf_hip.c libavfilter/vmaf_hip_*.[ch] \
+             libavfilter/vmaf/* libavfilter/vmaf/x86/* libavfilter/vmaf/gpu/* \
+             libavfilter/vmaf/features/* libavfilter/vmaf/features/x86/* libavfilter/vmaf/features/gpu/* \
              tests/fate/vmaf-hip.mak tests/ref/fate/vmaf-hip-*; do
         [ -f "$f" ] || continue
         mkdir -p "$tree/$(dirname "$f")"
@@ -85,12 +87,17 @@ sync)
     else
         mv "$tree/libavfilter/vmaf/models_data.c.tmp" "$tree/libavfilter/vmaf/models_data.c"
     fi
-    # Files removed from the project leave the tree too.
-    for f in "$tree"/libavfilter/vmaf/* "$tree"/libavfilter/vmaf/x86/* "$tree"/libavfilter/hip/*; do
-        [ -f "$f" ] || continue
-        rel=${f#"$tree"/}
-        case $rel in libavfilter/vmaf/models_data.c) continue ;; esac
-        [ -f "$rel" ] || rm -f "$f"
+    # Files removed or moved in the project leave the tree too, at any depth
+    # (libavfilter/hip/ is where the GPU code was before vmaf/gpu/ and
+    # vmaf/features/gpu/); so do the folders left empty.
+    for d in libavfilter/vmaf libavfilter/hip; do
+        [ -d "$tree/$d" ] || continue
+        find "$tree/$d" -type f | while IFS= read -r f; do
+            rel=${f#"$tree"/}
+            case $rel in libavfilter/vmaf/models_data.c) continue ;; esac
+            [ -f "$rel" ] || rm -f "$f"
+        done
+        find "$tree/$d" -depth -type d -empty -delete
     done
     ;;
 esac

@@ -32,7 +32,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/time.h"
 
-#include "libavfilter/hip/vmaf_gpu.h"
+#include "libavfilter/vmaf/gpu/vmaf_gpu.h"
 
 #include "engine_state.h"
 

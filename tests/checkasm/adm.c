@@ -17,7 +17,7 @@
  */
 
 /*
- * The integer ADM kernels (libavfilter/vmaf/adm_dsp.h): every SIMD
+ * The integer ADM kernels (libavfilter/vmaf/features/adm_dsp.h): every SIMD
  * version against the C one, bit-exact, on every width of
  * checkasm_widths[], at misaligned addresses, on random data of a few
  * ranges (full range, the ranges real bands take, and data built to take
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/adm_dsp.h"
+#include "libavfilter/vmaf/features/adm_dsp.h"
 
 #include "checkasm.h"
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/cambi_dsp.h"
+#include "libavfilter/vmaf/features/cambi_dsp.h"
 
 #include "checkasm.h"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/ciede_dsp.h"
+#include "libavfilter/vmaf/features/ciede_dsp.h"
 
 #include "checkasm.h"
 

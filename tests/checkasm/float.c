@@ -32,7 +32,7 @@
 
 #include "libavutil/common.h"
 
-#include "libavfilter/vmaf/float_dsp.h"
+#include "libavfilter/vmaf/features/float_dsp.h"
 
 #include "checkasm.h"
 

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/motion_dsp.h"
-#include "libavfilter/vmaf/psnr_dsp.h"
+#include "libavfilter/vmaf/features/motion_dsp.h"
+#include "libavfilter/vmaf/features/psnr_dsp.h"
 
 #include "checkasm.h"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/psnr_hvs_dsp.h"
+#include "libavfilter/vmaf/features/psnr_hvs_dsp.h"
 
 #include "checkasm.h"
 

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/speed_dsp.h"
+#include "libavfilter/vmaf/features/speed_dsp.h"
 
 #include "checkasm.h"
 

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libavfilter/vmaf/ssim_dsp.h"
+#include "libavfilter/vmaf/features/ssim_dsp.h"
 
 #include "checkasm.h"
 

@@ -22,7 +22,7 @@
 
 #include "libavutil/mem.h"
 
-#include "libavfilter/vmaf/vif_dsp.h"
+#include "libavfilter/vmaf/features/vif_dsp.h"
 
 #include "checkasm.h"
 

@@ -47,8 +47,9 @@ CPPFLAGS="-D_ISOC11_SOURCE -D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE -D_POSIX_C
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -ffp-contract=off -fno-sanitize-recover=all"
 SAN="address,undefined"
 
-srcs="$(ls "$top"/libavfilter/vmaf/*.c "$top"/libavfilter/vmaf/x86/*.c "$top"/libavfilter/hip/*.c 2>/dev/null) $build/src/libavfilter/vmaf/models_data.c"
-headers="$(ls "$top"/libavfilter/vmaf/*.h "$top"/libavfilter/vmaf/x86/*.h "$top"/libavfilter/hip/*.h 2>/dev/null) $obj/config.h"
+dirs="vmaf vmaf/x86 vmaf/gpu vmaf/features vmaf/features/x86 vmaf/features/gpu"
+srcs="$(for d in $dirs; do ls "$top/libavfilter/$d"/*.c 2>/dev/null; done) $build/src/libavfilter/vmaf/models_data.c"
+headers="$(for d in $dirs; do ls "$top/libavfilter/$d"/*.h 2>/dev/null; done) $obj/config.h"
 newest_header=$(ls -t $headers | head -n1)
 
 # Compile the stale objects, two at a time.
@@ -68,7 +69,8 @@ if [ -n "$todo" ]; then
 fi
 
 # The GPU code objects configure built (plain data, no code to instrument).
-gpu_objs=$(ls "$obj"/libavfilter/hip/*.fatbin.o "$obj"/libavfilter/hip/*.hsaco.o 2>/dev/null || true)
+gpu_objs=$(for d in vmaf/gpu vmaf/features/gpu; do
+    ls "$obj/libavfilter/$d"/*.fatbin.o "$obj/libavfilter/$d"/*.hsaco.o 2>/dev/null; done || true)
 
 for t in model_fuzzer options_fuzzer engine_fuzzer; do
     bin=$out/$t
