@@ -153,13 +153,18 @@ static const AVOption vmaf_hip_options[] = {
     { NULL }
 };
 
-static const AVClass vmaf_hip_class = {
-    .class_name = "vmaf_hip",
-    .item_name  = av_default_item_name,
-    .option     = vmaf_hip_options,
-    .version    = LIBAVUTIL_VERSION_INT,
-    .category   = AV_CLASS_CATEGORY_FILTER,
-};
+/* One option table under each of the filter's names: the class name is
+ * what option errors and log lines say. */
+#define VMAF_HIP_CLASS(var, name)                   \
+    static const AVClass var = {                    \
+        .class_name = name,                         \
+        .item_name  = av_default_item_name,         \
+        .option     = vmaf_hip_options,             \
+        .version    = LIBAVUTIL_VERSION_INT,        \
+        .category   = AV_CLASS_CATEGORY_FILTER,     \
+    }
+
+VMAF_HIP_CLASS(vmaf_hip_class, "vmaf_hip");
 
 static void set_meta(AVDictionary **metadata, const char *key, double value)
 {
@@ -602,7 +607,7 @@ static const AVFilterPad vmaf_hip_outputs[] = {
 };
 
 /* Everything but the name, the class and the output pads, shared by
- * vmaf_hip and its libvmaf alias: a field added here reaches both. */
+ * vmaf_hip and its aliases: a field added here reaches all three. */
 #define VMAF_HIP_FILTER_COMMON                                  \
     .p.flags       = AVFILTER_FLAG_METADATA_ONLY,               \
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,             \
@@ -645,13 +650,7 @@ static const AVFilterPad libvmaf_outputs[] = {
  * without libvmaf (configure makes the two conflict), so that scripts and
  * tools calling libvmaf get this engine unchanged. It has libvmaf's class
  * name, so option errors and log lines say "libvmaf". */
-static const AVClass libvmaf_class = {
-    .class_name = "libvmaf",
-    .item_name  = av_default_item_name,
-    .option     = vmaf_hip_options,
-    .version    = LIBAVUTIL_VERSION_INT,
-    .category   = AV_CLASS_CATEGORY_FILTER,
-};
+VMAF_HIP_CLASS(libvmaf_class, "libvmaf");
 
 const FFFilter ff_vf_vmaf_hip_libvmaf = {
     .p.name        = "libvmaf",
@@ -667,13 +666,7 @@ const FFFilter ff_vf_vmaf_hip_libvmaf = {
  * filter (easyVmaf's -gpu): the same options; the CUDA frames it is given
  * (NVDEC's, hwupload_cuda's) are scored on their GPU where they are, and
  * software frames are accepted too. */
-static const AVClass libvmaf_cuda_class = {
-    .class_name = "libvmaf_cuda",
-    .item_name  = av_default_item_name,
-    .option     = vmaf_hip_options,
-    .version    = LIBAVUTIL_VERSION_INT,
-    .category   = AV_CLASS_CATEGORY_FILTER,
-};
+VMAF_HIP_CLASS(libvmaf_cuda_class, "libvmaf_cuda");
 
 const FFFilter ff_vf_vmaf_hip_libvmaf_cuda = {
     .p.name        = "libvmaf_cuda",

@@ -80,6 +80,14 @@ static void set_rule(VMAFHIPPairing *p, const AVFrame *dist, const AVFrame *ref)
            p->rule.tolerance / 1e6);
 }
 
+/* The rule, once the first distorted frame and the reference's first frame
+ * (or its end) are known. */
+static void set_rule_once(VMAFHIPPairing *p)
+{
+    if (!p->rule_set && (p->nb_refs || p->ref_ended))
+        set_rule(p, p->dist, p->nb_refs ? p->refs[0].frame : NULL);
+}
+
 /* Count a pair, and say once when its frames were not of one instant. */
 static void check_pair(VMAFHIPPairing *p, int64_t t_dist, int64_t t_ref)
 {
@@ -164,6 +172,19 @@ static int after_ref_end(VMAFHIPPairing *p)
     return hand_on(p, NULL, 0, 1);
 }
 
+/* By instant, a frame without a timestamp cannot be paired: an error
+ * (frame is freed). input: 0 distorted, 1 reference. */
+static int check_timestamp(VMAFHIPPairing *p, AVFrame **frame, int input)
+{
+    if ((*frame)->pts != AV_NOPTS_VALUE || p->mode != VMAF_HIP_PAIRING_INSTANT)
+        return 0;
+    av_log(p->ctx, AV_LOG_ERROR, "%s frame %"PRId64" has no timestamp, so the %s frame of its "
+           "instant is unknown. pairing=index pairs the frames in order instead.\n",
+           input ? "Reference" : "Distorted", p->nb_read[input], input ? "distorted" : "reference");
+    av_frame_free(frame);
+    return AVERROR(EINVAL);
+}
+
 /* Read a distorted frame if none waits: 1 when one waits, 0 when the
  * caller must return (requested, or ended). */
 static int read_dist(VMAFHIPPairing *p)
@@ -188,13 +209,8 @@ static int read_dist(VMAFHIPPairing *p)
             ff_inlink_request_frame(in);
         return FFERROR_NOT_READY;
     }
-    if (p->dist->pts == AV_NOPTS_VALUE && p->mode == VMAF_HIP_PAIRING_INSTANT) {
-        av_log(ctx, AV_LOG_ERROR, "Distorted frame %"PRId64" has no timestamp, so the "
-               "reference frame of its instant is unknown. pairing=index pairs the frames "
-               "in order instead.\n", p->nb_read[0]);
-        av_frame_free(&p->dist);
-        return AVERROR(EINVAL);
-    }
+    if ((ret = check_timestamp(p, &p->dist, 0)) < 0)
+        return ret;
     p->dist_t = p->dist->pts == AV_NOPTS_VALUE ? 0 : to_ns(p->dist->pts, in->time_base);
     if (p->dist->pts != AV_NOPTS_VALUE)
         p->dist_end_pts = p->dist->pts + FFMAX(p->dist->duration, 1);
@@ -222,13 +238,8 @@ static int read_ref(VMAFHIPPairing *p)
         ff_inlink_request_frame(in);
         return FFERROR_NOT_READY;
     }
-    if (frame->pts == AV_NOPTS_VALUE && p->mode == VMAF_HIP_PAIRING_INSTANT) {
-        av_log(ctx, AV_LOG_ERROR, "Reference frame %"PRId64" has no timestamp, so the "
-               "distorted frame of its instant is unknown. pairing=index pairs the frames "
-               "in order instead.\n", p->nb_read[1]);
-        av_frame_free(&frame);
-        return AVERROR(EINVAL);
-    }
+    if ((ret = check_timestamp(p, &frame, 1)) < 0)
+        return ret;
     av_assert0(p->nb_refs < VMAF_HIP_PAIRING_QUEUE);
     p->refs[p->nb_refs].frame = frame;
     p->refs[p->nb_refs].t     = frame->pts == AV_NOPTS_VALUE ? 0 : to_ns(frame->pts, in->time_base);
@@ -246,8 +257,7 @@ static int instant_step(VMAFHIPPairing *p)
     if ((ret = read_dist(p)) <= 0)
         return ret;
     for (;;) {
-        if (!p->rule_set && (p->nb_refs || p->ref_ended))
-            set_rule(p, p->dist, p->nb_refs ? p->refs[0].frame : NULL);
+        set_rule_once(p);
         for (int i = 0; i < p->nb_refs; i++)
             times[i] = p->refs[i].t;
         k = p->rule_set ? ff_vmaf_pairing_choose(&p->rule, p->dist_t, times, p->nb_refs,
@@ -290,13 +300,11 @@ static int index_step(VMAFHIPPairing *p)
         if ((ret = read_ref(p)) < 0)
             return ret;
     }
-    if (!p->rule_set && (p->nb_refs || p->ref_ended))
-        set_rule(p, p->dist, p->nb_refs ? p->refs[0].frame : NULL);
-    if (!p->nb_refs || p->refs[p->nb_refs - 1].used) {
-        if (!p->nb_refs && !p->ref_ended)
-            return FFERROR_NOT_READY;
+    set_rule_once(p);
+    /* read_ref() has returned when it requested a frame: no new one here
+     * means the reference has ended. */
+    if (!p->nb_refs || p->refs[p->nb_refs - 1].used)
         return after_ref_end(p);
-    }
     drop_refs(p, p->nb_refs - 1);
     p->refs[0].used = 1;
     return hand_on(p, p->refs[0].frame, p->refs[0].t, 0);
