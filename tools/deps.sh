@@ -11,13 +11,8 @@
 # small every library and matplotlib. The Makefile runs it.
 set -eu
 
-# -h/--help: this header; a wrong argument: its usage lines, on stderr.
-show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
-usage() {
-    echo "${0##*/}: $1" >&2
-    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
-    exit 2
-}
+# -h/--help and wrong arguments: show_help, usage.
+. "$(dirname "$0")/script-args.sh"
 for arg; do
     case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
 done

@@ -1,0 +1,11 @@
+# Sourced by the scripts of tools/ and tests/ right after their header, for
+# their command line: -h/--help prints the header; a wrong argument prints
+# what is wrong and the header's "# Usage:" lines on stderr, and exits 2.
+# Both read the script's own header ($0), so the two cannot drift apart.
+
+show_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+usage() {
+    echo "${0##*/}: $1" >&2
+    awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
+    exit 2
+}
