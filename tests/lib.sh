@@ -7,6 +7,9 @@
 # count_results          a test program's log, its last line "N passed, N failed"
 # run_unit               runs a test program of $build/tests (make tests) and counts it
 # expect_error           ffmpeg must fail with a message (uses $ffmpeg, $build)
+# ffmpeg_run, ran_ok, ran_says
+#                        an ffmpeg run whose output and status are kept, and
+#                        questions about it (uses $ffmpeg)
 
 passed=0
 failed=0
@@ -14,6 +17,17 @@ failed=0
 # printf, not echo: dash's echo would turn the examples' \\: into \:.
 pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
 fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+
+# ffmpeg_run DIR NAME args...: ffmpeg args... -f null -, its output kept in
+# DIR/NAME.log and its exit status in DIR/NAME.rc.
+ffmpeg_run() {
+    fr_dir=$1 fr_name=$2
+    shift 2
+    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$fr_dir/$fr_name.log" 2>&1
+    echo $? > "$fr_dir/$fr_name.rc"
+}
+ran_ok()   { [ "$(cat "$1/$2.rc")" = 0 ]; }     # DIR NAME: it exited with 0
+ran_says() { grep -q -- "$3" "$1/$2.log"; }      # DIR NAME PATTERN: its output has it
 
 count_results() {
     # $1: output of a test program whose last line is "N passed, N failed...";

@@ -10,13 +10,9 @@
 pairing=$build/pairing
 rm -rf "$pairing"
 mkdir -p "$pairing"
-p_ffmpeg() { # name args...: runs ffmpeg -f null, keeps its log and status
-    n=$1; shift
-    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$pairing/$n.log" 2>&1
-    echo $? > "$pairing/$n.rc"
-}
-p_ok()   { [ "$(cat "$pairing/$1.rc")" = 0 ]; }
-p_says() { grep -q -- "$2" "$pairing/$1.log"; }
+p_ffmpeg() { ffmpeg_run "$pairing" "$@"; }   # name args...
+p_ok()     { ran_ok "$pairing" "$1"; }
+p_says()   { ran_says "$pairing" "$1" "$2"; }
 p_make() { # output args...: makes a file, quietly
     out=$1; shift
     SVT_LOG=1 "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error -y "$@" "$pairing/$out" \

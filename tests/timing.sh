@@ -7,13 +7,9 @@
 timing=$build/timing
 mkdir -p "$timing"
 src="testsrc2=size=160x90:rate=25:duration=1"
-t_ffmpeg() { # name args...: runs ffmpeg, keeps its log and status
-    n=$1; shift
-    "$ffmpeg" -hide_banner -nostdin -nostats "$@" -f null - > "$timing/$n.log" 2>&1
-    echo $? > "$timing/$n.rc"
-}
-t_ok()   { [ "$(cat "$timing/$1.rc")" = 0 ]; }
-t_says() { grep -q -- "$2" "$timing/$1.log"; }
+t_ffmpeg() { ffmpeg_run "$timing" "$@"; }   # name args...
+t_ok()     { ran_ok "$timing" "$1"; }
+t_says()   { ran_says "$timing" "$1" "$2"; }
 t_same_logs() { # frames reference runs...: the reference's JSON log has that many frames, each run's the same frames and pooled values
     python3 - "$@" <<'EOF_PY'
 import json, sys
