@@ -70,9 +70,10 @@ typedef struct FrameWorker {
 struct EngineFrames {
     FFVmafEngine *e;
     FrameWorker *workers;
-    int nb_workers;
+    int nb_workers;             ///< started
+    int max_workers;            ///< allocated: up to the threads asked for
     FrameSlot *slots;
-    int nb_slots;
+    int nb_slots;               ///< max_workers + 2; nb_workers + 2 in use
 
     AVMutex lock;
     AVCond cond;
@@ -103,6 +104,15 @@ static int on_cpu(const FFVmafFeature *f)
 static FrameSlot *slot_of(EngineFrames *fr, unsigned index)
 {
     return &fr->slots[index % fr->nb_slots];
+}
+
+/* Frame index may be queued: its slot is free, and no more frames are in
+ * flight than the workers started can run with the next two queued (the
+ * slots beyond are for workers started later). Under fr->lock. */
+static int slot_ready(EngineFrames *fr, unsigned index)
+{
+    return slot_of(fr, index)->state == SLOT_FREE &&
+           index - fr->completed < (unsigned)fr->nb_workers + 2;
 }
 
 static void release_slot(FrameSlot *s)
@@ -234,7 +244,7 @@ void ff_vmaf_engine_frames_free(FFVmafEngine *e)
     fr->quit = 1;
     ff_cond_broadcast(&fr->cond);
     ff_mutex_unlock(&fr->lock);
-    for (int t = 0; t < fr->nb_workers; t++) {
+    for (int t = 0; t < fr->max_workers; t++) {
         FrameWorker *w = &fr->workers[t];
         if (w->started)
             pthread_join(w->thread, NULL);
@@ -260,6 +270,45 @@ void ff_vmaf_engine_frames_free(FFVmafEngine *e)
     av_freep(&e->frames);
 }
 
+/* Workers [fr->nb_workers, nb): their own instances of the features, then
+ * their threads. The engine's instances may be running meanwhile: a clone
+ * reads only their options. */
+static int start_workers(EngineFrames *fr, int nb)
+{
+    FFVmafEngine *e = fr->e;
+    int ret;
+
+    for (int t = fr->nb_workers; t < nb; t++) {
+        FrameWorker *w = &fr->workers[t];
+        w->fr = fr;
+        for (int i = 0; i < e->nb_features; i++) {
+            FFVmafFeature *f = e->features[i];
+            if (!t || fr->shared[i]) {
+                w->features[i] = f;
+                continue;
+            }
+            if ((ret = ff_vmaf_feature_clone(&w->features[i], f)) < 0)
+                return ret;
+            if (f->ex->init && (ret = f->ex->init(w->features[i], &e->geo)) < 0) {
+                ff_vmaf_feature_free(&w->features[i]);
+                return ret;
+            }
+        }
+    }
+    for (int t = fr->nb_workers; t < nb; t++) {
+        FrameWorker *w = &fr->workers[t];
+        if ((ret = pthread_create(&w->thread, NULL, worker_main, w)))
+            return AVERROR(ret);
+        w->started = 1;
+        /* Counted as it starts: a slot for it is usable at once. */
+        ff_mutex_lock(&fr->lock);
+        fr->nb_workers = t + 1;
+        ff_cond_broadcast(&fr->cond);
+        ff_mutex_unlock(&fr->lock);
+    }
+    return 0;
+}
+
 int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
 {
     EngineFrames *fr;
@@ -278,10 +327,12 @@ int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
     }
     e->frames = fr;
     fr->e = e;
-    fr->nb_workers = nb_threads;
+    /* Room for the threads asked for, should fewer start now
+     * (ff_vmaf_engine_frames_grow()). */
+    fr->max_workers = FFMAX(nb_threads, e->nb_threads_asked);
     /* Every worker busy and the next frames already queued. */
-    fr->nb_slots = nb_threads + 2;
-    fr->workers = av_calloc(fr->nb_workers, sizeof(*fr->workers));
+    fr->nb_slots = fr->max_workers + 2;
+    fr->workers = av_calloc(fr->max_workers, sizeof(*fr->workers));
     fr->slots   = av_calloc(fr->nb_slots, sizeof(*fr->slots));
     if (!fr->workers || !fr->slots) {
         ret = AVERROR(ENOMEM);
@@ -296,35 +347,21 @@ int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
         fr->shared[i] = is_shared(e->features[i]);
         fr->turn[i]   = e->nb_pushed;
     }
-    for (int t = 0; t < fr->nb_workers; t++) {
-        FrameWorker *w = &fr->workers[t];
-        w->fr = fr;
-        for (int i = 0; i < e->nb_features; i++) {
-            FFVmafFeature *f = e->features[i];
-            if (!t || fr->shared[i]) {
-                w->features[i] = f;
-                continue;
-            }
-            if ((ret = ff_vmaf_feature_clone(&w->features[i], f)) < 0)
-                goto fail;
-            if (f->ex->init && (ret = f->ex->init(w->features[i], &e->geo)) < 0) {
-                ff_vmaf_feature_free(&w->features[i]);
-                goto fail;
-            }
-        }
-    }
-    for (int t = 0; t < fr->nb_workers; t++) {
-        FrameWorker *w = &fr->workers[t];
-        if ((ret = pthread_create(&w->thread, NULL, worker_main, w))) {
-            ret = AVERROR(ret);
-            goto fail;
-        }
-        w->started = 1;
-    }
+    if ((ret = start_workers(fr, nb_threads)) < 0)
+        goto fail;
     return 0;
 fail:
     ff_vmaf_engine_frames_free(e);
     return ret;
+}
+
+int ff_vmaf_engine_frames_grow(FFVmafEngine *e, int nb_threads)
+{
+    EngineFrames *fr = e->frames;
+    nb_threads = FFMIN(nb_threads, fr->max_workers);
+    if (nb_threads <= fr->nb_workers)
+        return 0;
+    return start_workers(fr, nb_threads);
 }
 
 int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
@@ -337,7 +374,7 @@ int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
     int ret;
 
     ff_mutex_lock(&fr->lock);
-    while (s->state != SLOT_FREE && !fr->err)
+    while (!slot_ready(fr, index) && !fr->err)
         ff_cond_wait(&fr->cond, &fr->lock);
     ret = fr->err;
     ff_mutex_unlock(&fr->lock);
@@ -397,7 +434,7 @@ int ff_vmaf_engine_frames_full(const FFVmafEngine *e)
     EngineFrames *fr = e->frames;
     int full;
     ff_mutex_lock(&fr->lock);
-    full = slot_of(fr, e->nb_pushed)->state != SLOT_FREE;
+    full = !slot_ready(fr, e->nb_pushed);
     ff_mutex_unlock(&fr->lock);
     return full;
 }

@@ -413,12 +413,18 @@ static int restart_frame_workers(FFVmafEngine *e, int nb_threads)
 }
 
 /* The stream stays on the CPU after its start: the cap on the threads of
- * the CPU's start is lifted, the rest on as many as asked for. */
+ * the CPU's start is lifted, the rest on as many as asked for; the frames
+ * in flight go on meanwhile. */
 static int cpu_threads_as_asked(FFVmafEngine *e)
 {
+    int ret;
+
     if (!e->frames || e->nb_threads_asked <= e->nb_threads || e->flushed)
         return 0;
-    return restart_frame_workers(e, e->nb_threads_asked);
+    if ((ret = ff_vmaf_engine_frames_grow(e, e->nb_threads_asked)) < 0)
+        return ret;
+    e->nb_threads = e->nb_threads_asked;
+    return 0;
 }
 
 int ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e)

@@ -153,8 +153,12 @@ int  ff_vmaf_engine_cpu_view(FFVmafEngine *e, uint8_t **buf, const FFVmafPicture
                              FFVmafPicture *view, const FFVmafPicture **out);
 
 typedef struct EngineFrames EngineFrames;
-/* Workers for the frames from e->nb_pushed on. */
+/* Workers for the frames from e->nb_pushed on (room for
+ * e->nb_threads_asked of them, set first). */
 int      ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads);
+/* More workers, up to e->nb_threads_asked, beside those running: no frame
+ * in flight waits. */
+int      ff_vmaf_engine_frames_grow(FFVmafEngine *e, int nb_threads);
 void     ff_vmaf_engine_frames_free(FFVmafEngine *e);
 /* Queues the frame; takes over hold[] only when it succeeds. */
 int      ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
