@@ -62,6 +62,8 @@ typedef struct FrameWorker {
     struct EngineFrames *fr;
     pthread_t thread;
     int started;
+    int index;
+    int setup;                  ///< sets up its features on its thread
     /* This worker's instance of each feature: a clone, or the engine's own
      * (worker 0's, and the shared ones). */
     FFVmafFeature *features[MAX_FEATURES];
@@ -190,12 +192,23 @@ static int run_frame(FrameWorker *w, FrameSlot *s, int64_t *waited)
     return ret;
 }
 
+static int worker_features(FrameWorker *w, int t);
+
 static void *worker_main(void *arg)
 {
     FrameWorker *w = arg;
     EngineFrames *fr = w->fr;
+    int err = w->setup ? worker_features(w, w->index) : 0;
 
     ff_mutex_lock(&fr->lock);
+    if (err < 0) {
+        /* The frames wait for no worker that cannot run them. */
+        if (!fr->err)
+            fr->err = err;
+        ff_cond_broadcast(&fr->cond);
+        ff_mutex_unlock(&fr->lock);
+        return NULL;
+    }
     for (;;) {
         FrameSlot *s;
         int64_t t0, waited;
@@ -270,30 +283,47 @@ void ff_vmaf_engine_frames_free(FFVmafEngine *e)
     av_freep(&e->frames);
 }
 
-/* Workers [fr->nb_workers, nb): their own instances of the features, then
- * their threads. The engine's instances may be running meanwhile: a clone
- * reads only their options. */
-static int start_workers(EngineFrames *fr, int nb)
+/* Worker t's own instances of the features that keep nothing from one
+ * frame to the next (worker 0 and the shared ones use the engine's). The
+ * engine's instances may be running meanwhile: a clone reads only their
+ * options. */
+static int worker_features(FrameWorker *w, int t)
 {
+    EngineFrames *fr = w->fr;
     FFVmafEngine *e = fr->e;
+    int ret;
+
+    for (int i = 0; i < e->nb_features; i++) {
+        FFVmafFeature *f = e->features[i];
+        if (!t || fr->shared[i]) {
+            w->features[i] = f;
+            continue;
+        }
+        if ((ret = ff_vmaf_feature_clone(&w->features[i], f)) < 0)
+            return ret;
+        if (f->ex->init && (ret = f->ex->init(w->features[i], &e->geo)) < 0) {
+            ff_vmaf_feature_free(&w->features[i]);
+            return ret;
+        }
+    }
+    return 0;
+}
+
+/* Workers [fr->nb_workers, nb). in_thread: each sets up its features on
+ * its own thread (workers added mid-stream: the caller goes on, and they
+ * set up in parallel); else here, first, so that a failure is the
+ * caller's. */
+static int start_workers(EngineFrames *fr, int nb, int in_thread)
+{
     int ret;
 
     for (int t = fr->nb_workers; t < nb; t++) {
         FrameWorker *w = &fr->workers[t];
-        w->fr = fr;
-        for (int i = 0; i < e->nb_features; i++) {
-            FFVmafFeature *f = e->features[i];
-            if (!t || fr->shared[i]) {
-                w->features[i] = f;
-                continue;
-            }
-            if ((ret = ff_vmaf_feature_clone(&w->features[i], f)) < 0)
-                return ret;
-            if (f->ex->init && (ret = f->ex->init(w->features[i], &e->geo)) < 0) {
-                ff_vmaf_feature_free(&w->features[i]);
-                return ret;
-            }
-        }
+        w->fr    = fr;
+        w->index = t;
+        w->setup = in_thread;
+        if (!in_thread && (ret = worker_features(w, t)) < 0)
+            return ret;
     }
     for (int t = fr->nb_workers; t < nb; t++) {
         FrameWorker *w = &fr->workers[t];
@@ -347,7 +377,7 @@ int ff_vmaf_engine_frames_init(FFVmafEngine *e, int nb_threads)
         fr->shared[i] = is_shared(e->features[i]);
         fr->turn[i]   = e->nb_pushed;
     }
-    if ((ret = start_workers(fr, nb_threads)) < 0)
+    if ((ret = start_workers(fr, nb_threads, 0)) < 0)
         goto fail;
     return 0;
 fail:
@@ -361,7 +391,7 @@ int ff_vmaf_engine_frames_grow(FFVmafEngine *e, int nb_threads)
     nb_threads = FFMIN(nb_threads, fr->max_workers);
     if (nb_threads <= fr->nb_workers)
         return 0;
-    return start_workers(fr, nb_threads);
+    return start_workers(fr, nb_threads, 1);
 }
 
 int ff_vmaf_engine_frames_push(FFVmafEngine *e, const FFVmafPicture *ref,
