@@ -154,7 +154,7 @@ fi
 # backend=auto scores on the CPU first and starts the GPU only once the
 # stream has run cpu_first ms (simulated here: 300 ms to start, then its
 # kernels fail and the CPU takes over again). A run shorter than that never
-# opens it; a longer one goes on on the CPU while it starts and moves to
+# opens it; a longer one holds the pairs read while it starts and moves to
 # it mid-stream, the temporal features (motion's five-frame window, SpEED's
 # previous frame, PSNR's sums) going on from the CPU's state. Every value is
 # the CPU run's.
@@ -177,15 +177,13 @@ t_ffmpeg cf_mixed_cpu -f lavfi -i "$cf" -f lavfi -i "$cf" \
 slow_gpu cf_mixed -v level+verbose -readrate 5 -f lavfi -i "$cf" -readrate 5 -f lavfi -i "$cf" \
     -lavfi "$(printf '%s' "$cf_mixed" | sed 's/BACKEND/cpu_first=100:n_threads=3/; s/NAME/cf_mixed/')"
 moved() { sed -n 's/.*From frame \([0-9][0-9]*\) on: .* on the GPU.*/\1/p' "$timing/$1.log"; }
-# While the GPU starts, the CPU goes on: the pairs it took, and those held.
-took() { sed -n 's/.*While the GPU started, the CPU took \([0-9][0-9]*\) frame pairs; \([0-9][0-9]*\) .*/\1 (\2 held)/p' "$timing/$1.log"; }
-cf_moved() { # name: moved mid-stream once the GPU started, and back after the simulated failure
-    [ "$(moved $1)" -ge 1 ] 2>/dev/null && [ -n "$(took $1)" ] &&
+cf_moved() { # name: moved mid-stream after holding pairs, and back after the simulated failure
+    [ "$(moved $1)" -ge 1 ] 2>/dev/null && [ "$(held $1)" -ge 1 ] 2>/dev/null &&
     t_says $1 "The GPU failed; finishing the stream on the CPU from frame $(moved $1)\."
 }
 echo "one frame: $(grep -c 'simulated GPU' "$timing/cf_one.log") GPU opened; 1 thread: moved at frame" \
-     "$(moved cf_long1), the CPU took $(took cf_long1) pairs while it started; 3 threads: at" \
-     "$(moved cf_long3), $(took cf_long3)" > "$timing/cf.txt"
+     "$(moved cf_long1), $(held cf_long1) pairs held; 3 threads: at $(moved cf_long3)," \
+     "$(held cf_long3) held" > "$timing/cf.txt"
 if t_ok cf_cpu && t_ok cf_one && t_ok cf_long1 && t_ok cf_long3 && t_ok cf_mixed_cpu && t_ok cf_mixed &&
    ! grep -q "simulated GPU\|starting the GPU" "$timing/cf_one.log" &&
    cf_moved cf_long1 && cf_moved cf_long3 && cf_moved cf_mixed &&
@@ -233,7 +231,7 @@ gpu_starting_in 1 cfe_move -v verbose $cfe_in -i "$timing/cfe_dis.yuv" \
     $cfe_in -i "$timing/cfe_ref.yuv" -lavfi "$(cfe_graph cpu_first=60000:n_threads=6 cfe_move)"
 cfe_left() { sed -n 's/.*The inputs ended with \([0-9][0-9]*\) frame pairs left.*/\1/p' "$timing/$1.log"; }
 echo "on the CPU: $(cfe_left cfe_stay) pairs left at the end of the inputs; on the GPU: moved at frame" \
-     "$(moved cfe_move), the CPU took $(took cfe_move) pairs while it started" > "$timing/cfe.txt"
+     "$(moved cfe_move), $(held cfe_move) pairs held" > "$timing/cfe.txt"
 if t_ok cfe_cpu && t_ok cfe_stay && t_ok cfe_move &&
    [ "$(cfe_left cfe_stay)" -ge 1 ] 2>/dev/null &&
    t_says cfe_stay "the GPU is not started; 6 CPU threads" &&

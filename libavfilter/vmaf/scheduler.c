@@ -51,12 +51,11 @@ struct FFVmafScheduler {
      * the engine is configured once it is ready: reading goes on meanwhile. */
     int deferred;                   ///< the engine is not configured yet
     /* backend=auto with host frames: the stream starts on the CPU, and
-     * after cpu_first ms the GPU starts while the CPU goes on, then the
-     * features move to it mid-stream (ff_vmaf_engine_start_gpu()). A
+     * after cpu_first ms the GPU starts; pairs are held while it does, then
+     * the features move to it mid-stream (ff_vmaf_engine_start_gpu()). A
      * shorter run never loads the GPU's runtime. */
     int cpu_phase;                  ///< the engine's GPU start is still deferred
-    int gpu_warming;                ///< ... and the GPU is starting (the CPU going on)
-    unsigned warm_from;             ///< the pair the GPU's start began at
+    int gpu_warming;                ///< ... and the GPU is starting
     AVFifo *waiting;                ///< HeldPair, in order
     size_t waiting_bytes;
 };
@@ -194,9 +193,8 @@ static int move_to_gpu(FFVmafScheduler *s)
     int ret, n;
 
     if (s->gpu_warming)
-        av_log(s->log_ctx, AV_LOG_VERBOSE, "While the GPU started, the CPU took %u frame pairs; "
-               "%u (%.1f MiB) were held.\n", first - s->warm_from,
-               (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
+        av_log(s->log_ctx, AV_LOG_VERBOSE, "%u frame pairs (%.1f MiB) were held while the GPU "
+               "started.\n", (unsigned)av_fifo_can_read(s->waiting), s->waiting_bytes / 1048576.0);
     s->cpu_phase = s->gpu_warming = 0;
     if ((ret = ff_vmaf_engine_start_gpu(s->engine)) < 0)
         return ret;
@@ -283,10 +281,9 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
                    "the GPU's start costs: starting the GPU.\n");
         else
             av_log(s->log_ctx, AV_LOG_VERBOSE, "The stream has run %d ms: starting the GPU; "
-                   "the CPU goes on until it is ready.\n", s->opts.cpu_first);
+                   "frame pairs are held until it is ready.\n", s->opts.cpu_first);
         ff_vmaf_engine_warm_up_gpu(s->opts.device);
         s->gpu_warming = 1;
-        s->warm_from   = ff_vmaf_engine_nb_pushed(s->engine);
     }
     if (s->gpu_warming && !ff_vmaf_engine_gpu_starting(s->engine))
         return move_to_gpu(s);
@@ -294,12 +291,11 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
 }
 
 /* Whether a new pair must join those held: the engine is not configured
- * yet, pairs are held already (order), or, on the CPU first (the GPU
- * starting or not), every frame slot is in use (the inputs are not stalled
- * for it). */
+ * yet, the GPU is starting, pairs are held already (order), or, on the CPU
+ * first, every frame slot is in use (the inputs are not stalled for it). */
 static int must_hold(const FFVmafScheduler *s)
 {
-    return s->deferred || av_fifo_can_read(s->waiting) ||
+    return s->deferred || s->gpu_warming || av_fifo_can_read(s->waiting) ||
            (s->cpu_phase && ff_vmaf_engine_push_would_wait(s->engine));
 }
 
@@ -427,18 +423,15 @@ int ff_vmaf_scheduler_send(FFVmafScheduler *s, AVFrame *dist, const AVFrame *ref
                 return ret;
             }
             /* On the CPU first, held pairs go to it as its frame slots
-             * free up, without waiting, while the GPU starts too: the
-             * CPU's frames are frames the GPU need not score, and a
-             * stream that ends meanwhile is scored sooner. Once the GPU is
-             * ready, a few held pairs are scored for each new one: fast
-             * enough to catch up, and the frames leave little by little,
-             * so that an output that ends early (-frames:v) stops the
-             * scoring about where it ends. */
+             * free up, without waiting. Once the GPU is ready, a few held
+             * pairs are scored for each new one: fast enough to catch up,
+             * and the frames leave little by little, so that an output
+             * that ends early (-frames:v) stops the scoring about where it
+             * ends. */
             if (s->cpu_phase) {
-                while (s->cpu_phase && ret >= 0 && av_fifo_can_read(s->waiting) &&
+                while (!s->gpu_warming && ret >= 0 && av_fifo_can_read(s->waiting) &&
                        !ff_vmaf_engine_push_would_wait(s->engine))
-                    if ((ret = advance_cpu_phase(s, flags)) >= 0)
-                        ret = replay_held(s);
+                    ret = replay_held(s);
                 return ret;
             }
             for (int i = 0; i < REPLAY_PER_PAIR && !s->deferred && ret >= 0 &&
