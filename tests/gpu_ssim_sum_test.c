@@ -50,7 +50,7 @@
 
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
 
-/* Block sizes of the sum kernels (ssim.hip, as ssim_hip.c launches them). */
+/* Block sizes of the sum kernels (ssim.hip, as ssim_gpu.c launches them). */
 #define PREFIX_THREADS 1024
 #define ROWS_THREADS   128
 #define SCAN_THREADS   1024

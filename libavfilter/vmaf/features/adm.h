@@ -20,7 +20,7 @@
 /**
  * @file
  * The integer ADM extractor's context and host-side steps, shared by the
- * CPU extractor (adm.c) and its GPU twin (hip/adm_hip.c).
+ * CPU extractor (adm.c) and its GPU twin (gpu/adm_gpu.c).
  *
  * Both produce, per scale, the same integer totals (ADMScaleSums): every
  * row's masked or denominator sum, rounded and shifted per row, added up.

@@ -19,7 +19,7 @@
 /**
  * @file
  * The CAMBI extractor's context and host-side steps, shared by the CPU
- * extractor (cambi.c) and its GPU twin (hip/cambi_hip.c).
+ * extractor (cambi.c) and its GPU twin (gpu/cambi_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_CAMBI_H

@@ -19,7 +19,7 @@
 /**
  * @file
  * The CIEDE2000 extractor's context and host-side steps, shared by the CPU
- * extractor (ciede.c) and its GPU twin (hip/ciede_hip.c).
+ * extractor (ciede.c) and its GPU twin (gpu/ciede_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_CIEDE_H

@@ -19,7 +19,7 @@
 /**
  * @file
  * The float ADM extractor's context and host-side steps, shared by the
- * CPU extractor (float_adm.c) and its GPU twin (hip/float_adm_hip.c).
+ * CPU extractor (float_adm.c) and its GPU twin (gpu/float_adm_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_FLOAT_ADM_H

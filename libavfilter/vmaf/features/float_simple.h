@@ -20,7 +20,7 @@
  * @file
  * The contexts and host-side steps of float_psnr, float_ansnr,
  * float_moment and float_motion, shared by the CPU extractors and their
- * GPU twins (hip/float_simple_hip.c).
+ * GPU twins (gpu/float_simple_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_FLOAT_SIMPLE_H

@@ -19,7 +19,7 @@
 /**
  * @file
  * The float VIF extractor's context and host-side steps, shared by the
- * CPU extractor (float_vif.c) and its GPU twin (hip/float_vif_hip.c).
+ * CPU extractor (float_vif.c) and its GPU twin (gpu/float_vif_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_FLOAT_VIF_H

@@ -20,7 +20,7 @@
 /**
  * @file
  * The integer motion extractor's context and host-side steps, shared by
- * the CPU extractor (motion.c) and its GPU twin (hip/motion_hip.c).
+ * the CPU extractor (motion.c) and its GPU twin (gpu/motion_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_MOTION_H

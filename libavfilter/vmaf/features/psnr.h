@@ -20,7 +20,7 @@
 /**
  * @file
  * The integer PSNR extractor's context and host-side steps, shared by the
- * CPU extractor (psnr.c) and its GPU twin (hip/psnr_hip.c).
+ * CPU extractor (psnr.c) and its GPU twin (gpu/psnr_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_PSNR_H

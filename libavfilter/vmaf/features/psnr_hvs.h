@@ -19,7 +19,7 @@
 /**
  * @file
  * The PSNR-HVS extractor's context and host-side steps, shared by the CPU
- * extractor (psnr_hvs.c) and its GPU twin (hip/psnr_hvs_hip.c).
+ * extractor (psnr_hvs.c) and its GPU twin (gpu/psnr_hvs_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_PSNR_HVS_H

@@ -19,7 +19,7 @@
 /**
  * @file
  * The SpEED-QA extractors' context and host-side steps, shared by the CPU
- * extractors (speed.c) and their GPU twins (hip/speed_hip.c).
+ * extractors (speed.c) and their GPU twins (gpu/speed_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_SPEED_H

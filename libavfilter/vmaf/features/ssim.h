@@ -20,7 +20,7 @@
  * @file
  * The float_ssim and float_ms_ssim extractors' contexts and host-side
  * steps, shared by the CPU extractors (ssim.c, ms_ssim.c) and their GPU
- * twins (hip/ssim_hip.c).
+ * twins (gpu/ssim_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_SSIM_H

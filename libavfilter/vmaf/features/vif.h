@@ -19,7 +19,7 @@
 /**
  * @file
  * The integer VIF extractor's context and host-side steps, shared by the
- * CPU extractor (vif.c) and its GPU twin (hip/vif_hip.c).
+ * CPU extractor (vif.c) and its GPU twin (gpu/vif_gpu.c).
  */
 
 #ifndef AVFILTER_VMAF_VIF_H

@@ -56,7 +56,7 @@
 #define CAMBI_TILE_W (CAMBI_BX + CAMBI_MAX_WINDOW - 1)
 #define CAMBI_TILE_H (CAMBI_BY * CAMBI_ROWS + CAMBI_MAX_WINDOW - 1)
 
-/* The per-scale statistics; cambi_hip.c allocates CAMBI_STATS_BYTES. */
+/* The per-scale statistics; cambi_gpu.c allocates CAMBI_STATS_BYTES. */
 typedef struct CambiStats {
     unsigned hist[CAMBI_TOPK_BINS]; ///< nonzero c-values by their top 16 bits
     gpu_u64 total;      ///< their sum in units of 2^-24

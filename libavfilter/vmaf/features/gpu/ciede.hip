@@ -35,7 +35,7 @@
  * vmaf_ciede_rows: per row, the double sum of its values (any order), the
  * lowest bit any of them holds, and how many the host must see; with them
  * the host adds a row at once where that gives the CPU's sequential sum
- * exactly (ciede_hip.c), and value by value elsewhere. */
+ * exactly (ciede_gpu.c), and value by value elsewhere. */
 
 #include "../../gpu/gpu_compat.h"
 #include "ciede_gpu.h"

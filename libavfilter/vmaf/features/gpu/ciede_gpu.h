@@ -19,7 +19,7 @@
 
 /**
  * @file
- * What ciede.hip's kernels and ciede_hip.c, which reads their output,
+ * What ciede.hip's kernels and ciede_gpu.c, which reads their output,
  * share: the launch width of the row kernel, the records of pixels the
  * host finishes, the marks that stand for them among the Delta E values,
  * and each row's summary.

@@ -25,7 +25,7 @@
  * (glibc's misrounds about 7 in 10,000 arguments, each within a few
  * thousandths of an ulp of a midpoint), so the device computes x^7 exactly
  * in integers, rounds it, and looks up the arguments whose powf differs
- * (ciede_hip.c lists them for one binade, from the host's own powf, when
+ * (ciede_gpu.c lists them for one binade, from the host's own powf, when
  * the twin starts). powf's error is the same in every binade except for
  * results within about 2^-21 ulp of a midpoint, which the twin sends to the
  * host's powf instead.
