@@ -30,55 +30,55 @@
 
 #include "code_object.h"
 
-extern const FFVmafExtractor ff_vmaf_extractor_psnr_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_motion_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_psnr_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_motion_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_motion;
-extern const FFVmafExtractor ff_vmaf_extractor_vif_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_vif_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_vif;
-extern const FFVmafExtractor ff_vmaf_extractor_adm_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_adm_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_adm;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_unpack;
-extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_psnr_hvs;
-extern const FFVmafExtractor ff_vmaf_extractor_ciede_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_ciede_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ciede;
-extern const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ssim_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_ssim;
-extern const FFVmafExtractor ff_vmaf_extractor_float_psnr_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_float_moment_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_float_motion_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_psnr_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_float_moment_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_float_motion_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_simple;
-extern const FFVmafExtractor ff_vmaf_extractor_cambi_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_cambi_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_cambi;
-extern const FFVmafExtractor ff_vmaf_extractor_float_vif_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_vif_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_vif;
-extern const FFVmafExtractor ff_vmaf_extractor_float_adm_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_float_adm_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_float_adm;
-extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma_hip;
-extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal_hip;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma_gpu;
+extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal_gpu;
 extern const FFVmafGpuCode ff_vmaf_gpu_code_speed;
 
 static const FFVmafExtractor *const gpu_extractors[] = {
-    &ff_vmaf_extractor_psnr_hip,
-    &ff_vmaf_extractor_motion_hip,
-    &ff_vmaf_extractor_vif_hip,
-    &ff_vmaf_extractor_adm_hip,
-    &ff_vmaf_extractor_psnr_hvs_hip,
-    &ff_vmaf_extractor_ciede_hip,
-    &ff_vmaf_extractor_float_ssim_hip,
-    &ff_vmaf_extractor_float_ms_ssim_hip,
-    &ff_vmaf_extractor_float_psnr_hip,
-    &ff_vmaf_extractor_float_ansnr_hip,
-    &ff_vmaf_extractor_float_moment_hip,
-    &ff_vmaf_extractor_float_motion_hip,
-    &ff_vmaf_extractor_cambi_hip,
-    &ff_vmaf_extractor_float_vif_hip,
-    &ff_vmaf_extractor_float_adm_hip,
-    &ff_vmaf_extractor_speed_chroma_hip,
-    &ff_vmaf_extractor_speed_temporal_hip,
+    &ff_vmaf_extractor_psnr_gpu,
+    &ff_vmaf_extractor_motion_gpu,
+    &ff_vmaf_extractor_vif_gpu,
+    &ff_vmaf_extractor_adm_gpu,
+    &ff_vmaf_extractor_psnr_hvs_gpu,
+    &ff_vmaf_extractor_ciede_gpu,
+    &ff_vmaf_extractor_float_ssim_gpu,
+    &ff_vmaf_extractor_float_ms_ssim_gpu,
+    &ff_vmaf_extractor_float_psnr_gpu,
+    &ff_vmaf_extractor_float_ansnr_gpu,
+    &ff_vmaf_extractor_float_moment_gpu,
+    &ff_vmaf_extractor_float_motion_gpu,
+    &ff_vmaf_extractor_cambi_gpu,
+    &ff_vmaf_extractor_float_vif_gpu,
+    &ff_vmaf_extractor_float_adm_gpu,
+    &ff_vmaf_extractor_speed_chroma_gpu,
+    &ff_vmaf_extractor_speed_temporal_gpu,
 };
 
 const FFVmafGpuCode *const ff_vmaf_gpu_codes[] = {

@@ -59,7 +59,7 @@ FF_VMAF_GPU_CODE(adm, adm_kernels);
 /* The kernels add into ADMScaleSums as nine 64-bit words. */
 typedef char adm_sums_layout[sizeof(ADMScaleSums) == 9 * sizeof(uint64_t) ? 1 : -1];
 
-typedef struct ADMHipContext {
+typedef struct ADMGpuContext {
     ADMContext cpu;             ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     FFGpuPtr div_lut;
@@ -70,7 +70,7 @@ typedef struct ADMHipContext {
     int64_t row0[FF_VMAF_ADM_SCALES]; ///< first row of each scale in rows
     int max_rows;
     size_t sums;                ///< FF_VMAF_ADM_SCALES ADMScaleSums in the frame's results
-} ADMHipContext;
+} ADMGpuContext;
 
 /* Planes padded to 64 elements keep every plane of every type aligned. */
 static int64_t plane_elems(int w, int h)
@@ -78,9 +78,9 @@ static int64_t plane_elems(int w, int h)
     return FFALIGN((int64_t)w * h, 64);
 }
 
-static int adm_hip_alloc(FFVmafFeature *f)
+static int adm_gpu_alloc(FFVmafFeature *f)
 {
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int64_t nb_rows = 0;
     int32_t par[FF_VMAF_ADM_SCALES][4];
@@ -116,13 +116,13 @@ static int adm_hip_alloc(FFVmafFeature *f)
                                  FF_VMAF_ADM_DIV_LUT_SIZE * sizeof(int32_t));
 }
 
-static int adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int adm_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
     int ret;
 
     if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_adm, adm_kernels, s->fn)) < 0 ||
-        (ret = adm_hip_alloc(f)) < 0)
+        (ret = adm_gpu_alloc(f)) < 0)
         return ret;
     s->sums = ff_vmaf_gpu_reserve(f->gpu, FF_VMAF_ADM_SCALES * sizeof(ADMScaleSums));
     return 0;
@@ -136,9 +136,9 @@ static int launch2d(FFVmafGpu *g, FFGpuFunction fn, const char *name, int w, int
 
 /* DWT of scale sc, ref and dis: from the pictures at scale 0, else from
  * band a of the scale above. */
-static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
+static int adm_gpu_dwt(FFVmafFeature *f, unsigned index, int sc)
 {
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &s->cpu.g[sc];
     int w = ge->w, h = ge->h, bw = ge->bw, bh = ge->bh;
@@ -171,10 +171,10 @@ static int adm_hip_dwt(FFVmafFeature *f, unsigned index, int sc)
 }
 
 /* Decouple, CSF and masking of scale sc, into its rows' accumulators. */
-static int adm_hip_scale(FFVmafFeature *f, int sc)
+static int adm_gpu_scale(FFVmafFeature *f, int sc)
 {
     static const int den_p[4] = { 0, 31, 30, 31 };
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
     const ADMContext *c = &s->cpu;
     FFVmafGpu *g = f->gpu;
     const ADMScaleGeom *ge = &c->g[sc];
@@ -204,22 +204,22 @@ static int adm_hip_scale(FFVmafFeature *f, int sc)
     }
 }
 
-static int adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int adm_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                            const FFVmafPicture *dis, unsigned index,
                            FFVmafFeatureCollector *fc)
 {
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
     FFGpuPtr sums = ff_vmaf_gpu_results(f->gpu, index, s->sums);
     int skip_aim = s->cpu.skip_aim, ret;
     void *args[] = { &s->rows, &s->rows_par, &skip_aim, &sums };
 
     for (int sc = 0; sc < FF_VMAF_ADM_SCALES; sc++) {
-        if ((ret = adm_hip_dwt(f, index, sc)) < 0)
+        if ((ret = adm_gpu_dwt(f, index, sc)) < 0)
             return ret;
         /* adm_skip_scale0: scale 0 only feeds scale 1, as on the CPU. */
         if (sc == 0 && s->cpu.skip_scale0)
             continue;
-        if ((ret = adm_hip_scale(f, sc)) < 0)
+        if ((ret = adm_gpu_scale(f, sc)) < 0)
             return ret;
     }
     /* Every scale's rows at once, into the totals (zeroed by the ring with
@@ -228,25 +228,25 @@ static int adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  s->max_rows, FF_VMAF_ADM_SCALES, ROW_THREADS, 1, 0, args);
 }
 
-static int adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int adm_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    ADMHipContext *s = f->priv;
+    ADMGpuContext *s = f->priv;
 
     return ff_vmaf_adm_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums));
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_adm;
 
-const FFVmafExtractor ff_vmaf_extractor_adm_hip = {
+const FFVmafExtractor ff_vmaf_extractor_adm_gpu = {
     .name        = "adm",
     .options     = ff_vmaf_adm_options,
-    .priv_size   = sizeof(ADMHipContext),
+    .priv_size   = sizeof(ADMGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_adm_provides,
     .frame_delay = 1,
-    .init        = adm_hip_init,
-    .extract     = adm_hip_extract,
+    .init        = adm_gpu_init,
+    .extract     = adm_gpu_extract,
     .close       = ff_vmaf_adm_close,
-    .collect     = adm_hip_collect,
+    .collect     = adm_gpu_collect,
     .cpu         = &ff_vmaf_extractor_adm,
 };

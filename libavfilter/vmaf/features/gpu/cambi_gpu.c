@@ -92,7 +92,7 @@ typedef struct CambiSet {
     FFGpuPtr img, filt[2], mask, c, stats;
 } CambiSet;
 
-typedef struct CambiHipContext {
+typedef struct CambiGpuContext {
     CambiContext cpu;           ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     int c_values;               ///< index of the kernel of nb_diffs in fn[]
@@ -102,7 +102,7 @@ typedef struct CambiHipContext {
     ScaleGeo geo[2];
     size_t results;             ///< 2 x FF_VMAF_CAMBI_SCALES CambiResult
     unsigned nb_on_cpu;         ///< pictures whose sums needed the CPU (verbose log)
-} CambiHipContext;
+} CambiGpuContext;
 
 static void scale_geo(const CambiContext *s, const CambiSize *sz, ScaleGeo *sg)
 {
@@ -143,7 +143,7 @@ static int upload_maps(FFVmafGpu *g, FFGpuPtr *p, const CambiSize *sz)
 
 static int setup(FFVmafFeature *f)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     const CambiContext *c = &s->cpu;
     FFVmafGpu *g = f->gpu;
     size_t npix = (size_t)c->enc.w * c->enc.h, off = 0;
@@ -194,9 +194,9 @@ static int setup(FFVmafFeature *f)
     return 0;
 }
 
-static int cambi_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int cambi_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
 
     /* The heatmaps are the c-values, which stay on the GPU: the CPU
      * extractor, which opened the files, scores the frames. */
@@ -216,7 +216,7 @@ static int launch(FFVmafGpu *g, FFGpuFunction fn, const char *name, unsigned gx,
  * reference at the source size). */
 static int queue_picture(FFVmafFeature *f, CambiSet *b, unsigned index, int p)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     const CambiContext *c = &s->cpu;
     const CambiSize *sz = p ? &c->src : &c->enc;
     const ScaleGeo *sg = &s->geo[p];
@@ -270,11 +270,11 @@ static int queue_picture(FFVmafFeature *f, CambiSet *b, unsigned index, int p)
     return 0;
 }
 
-static int cambi_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int cambi_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                              const FFVmafPicture *dis, unsigned index,
                              FFVmafFeatureCollector *fc)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     CambiSet *b = &s->set[index % CAMBI_SETS];
     FFVmafGpu *g = f->gpu;
     int ret;
@@ -289,7 +289,7 @@ static int cambi_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
 /* Picture p of frame index on the CPU, from the ring's host copy. */
 static int score_on_cpu(FFVmafFeature *f, unsigned index, int p, double *score)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFVmafPicture pic;
     int ret;
@@ -309,9 +309,9 @@ static int score_on_cpu(FFVmafFeature *f, unsigned index, int p, double *score)
     return 0;
 }
 
-static int cambi_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int cambi_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     const CambiResult *res = ff_vmaf_gpu_results_host(f->gpu, index, s->results);
     double score[2] = { 0.0, 0.0 };
     int ret;
@@ -333,9 +333,9 @@ static int cambi_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
     return ff_vmaf_cambi_write(f, fc, index, score[0], score[1]);
 }
 
-static void cambi_hip_close(FFVmafFeature *f)
+static void cambi_gpu_close(FFVmafFeature *f)
 {
-    CambiHipContext *s = f->priv;
+    CambiGpuContext *s = f->priv;
     if (s->nb_on_cpu)
         av_log(f->log_ctx, AV_LOG_VERBOSE, "Feature 'cambi': %u pictures scored on the CPU "
                "(a top-k sum beyond the GPU's exact reach).\n", s->nb_on_cpu);
@@ -344,18 +344,18 @@ static void cambi_hip_close(FFVmafFeature *f)
 
 extern const FFVmafExtractor ff_vmaf_extractor_cambi;
 
-const FFVmafExtractor ff_vmaf_extractor_cambi_hip = {
+const FFVmafExtractor ff_vmaf_extractor_cambi_gpu = {
     .name          = "cambi",
     .options       = ff_vmaf_cambi_options,
-    .priv_size     = sizeof(CambiHipContext),
+    .priv_size     = sizeof(CambiGpuContext),
     .flags         = FF_VMAF_EXTRACTOR_GPU,
     .provides      = ff_vmaf_cambi_provides,
     .plain_outputs = ff_vmaf_cambi_plain_outputs,
     .frame_delay   = 1,
     .gpu_sets      = CAMBI_SETS,
-    .init          = cambi_hip_init,
-    .extract       = cambi_hip_extract,
-    .close         = cambi_hip_close,
-    .collect       = cambi_hip_collect,
+    .init          = cambi_gpu_init,
+    .extract       = cambi_gpu_extract,
+    .close         = cambi_gpu_close,
+    .collect       = cambi_gpu_collect,
     .cpu           = &ff_vmaf_extractor_cambi,
 };

@@ -54,7 +54,7 @@ static const char *const ciede_kernels[] = {
 };
 FF_VMAF_GPU_CODE(ciede, ciede_kernels);
 
-typedef struct CIEDEHipContext {
+typedef struct CIEDEGpuContext {
     CIEDEContext cpu;           ///< first: the CPU extractor's state
     FFGpuFunction de[2];        ///< 8-bit, 16-bit
     FFGpuFunction rows;
@@ -64,11 +64,11 @@ typedef struct CIEDEHipContext {
     size_t values;              ///< w * h floats, each pixel's Delta E
     size_t row_sums;            ///< h CiedeRow
     size_t records;             ///< the count, then CIEDE_MAX_RECORDS CiedeRecord
-} CIEDEHipContext;
+} CIEDEGpuContext;
 
-static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int ciede_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    CIEDEHipContext *s = f->priv;
+    CIEDEGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const FFCiedePowfTable *tab;
     FFGpuFunction fns[3];
@@ -97,11 +97,11 @@ static int ciede_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int ciede_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int ciede_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                              const FFVmafPicture *dis, unsigned index,
                              FFVmafFeatureCollector *fc)
 {
-    CIEDEHipContext *s = f->priv;
+    CIEDEGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr r[3], d[3];
     FFGpuPtr values = ff_vmaf_gpu_results(g, index, s->values);
@@ -153,9 +153,9 @@ static float record_delta_e(const CIEDEContext *cpu, const CiedeRecord *r)
     return ff_vmaf_ciede_delta_e(&a, &b);
 }
 
-static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int ciede_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    CIEDEHipContext *s = f->priv;
+    CIEDEGpuContext *s = f->priv;
     const float *values = ff_vmaf_gpu_results_host(f->gpu, index, s->values);
     const CiedeRow *rows = ff_vmaf_gpu_results_host(f->gpu, index, s->row_sums);
     const uint32_t nb = *(const uint32_t *)ff_vmaf_gpu_results_host(f->gpu, index, s->records);
@@ -217,13 +217,13 @@ static int ciede_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColl
 }
 extern const FFVmafExtractor ff_vmaf_extractor_ciede;
 
-const FFVmafExtractor ff_vmaf_extractor_ciede_hip = {
+const FFVmafExtractor ff_vmaf_extractor_ciede_gpu = {
     .name      = "ciede",
-    .priv_size = sizeof(CIEDEHipContext),
+    .priv_size = sizeof(CIEDEGpuContext),
     .flags     = FF_VMAF_EXTRACTOR_GPU | FF_VMAF_EXTRACTOR_CHROMA,
     .provides  = ff_vmaf_ciede_provides,
-    .init      = ciede_hip_init,
-    .extract   = ciede_hip_extract,
-    .collect   = ciede_hip_collect,
+    .init      = ciede_gpu_init,
+    .extract   = ciede_gpu_extract,
+    .collect   = ciede_gpu_collect,
     .cpu       = &ff_vmaf_extractor_ciede,
 };

@@ -65,7 +65,7 @@ FF_VMAF_GPU_CODE(float_adm, float_adm_kernels);
 
 #define ALIGN(x) (((x) + 255) & ~(size_t)255)
 
-typedef struct FloatADMHipContext {
+typedef struct FloatADMGpuContext {
     FloatADMContext cpu;        ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     FFGpuPtr approx[SCALES][2]; ///< band a of each scale, ref and dis
@@ -79,7 +79,7 @@ typedef struct FloatADMHipContext {
     FFVmafFloatADMRegion region[SCALES];
     int nb_rows;                ///< rows summed, of every plane of the scales computed
     size_t parts;               ///< a float a row in the frame's results
-} FloatADMHipContext;
+} FloatADMGpuContext;
 
 static uint32_t float_bits(float f)
 {
@@ -114,7 +114,7 @@ static uint32_t table_estimate(const uint32_t *tab, uint32_t u)
  */
 static int upload_rcp_table(FFVmafFeature *f)
 {
-    FloatADMHipContext *s = f->priv;
+    FloatADMGpuContext *s = f->priv;
     static const int exps[] = { 2, 27, 60, 100, 117, 120, 126, 128, 131, 134, 140, 160, 200, 250 };
     uint32_t *tab = av_malloc_array(RCP_TABLE_SIZE, sizeof(*tab));
     int ret = 0;
@@ -144,7 +144,7 @@ static int upload_rcp_table(FFVmafFeature *f)
 
 static int alloc_buffers(FFVmafFeature *f, int w, int h)
 {
-    FloatADMHipContext *s = f->priv;
+    FloatADMGpuContext *s = f->priv;
     const int bw0 = (w + 1) / 2, bh0 = (h + 1) / 2;
     size_t size = 0, off_approx[SCALES][2], off_det, off_csf, off_cubes, cubes = 0;
     int geo[3 * SCALES], nb = 0, ret;
@@ -190,9 +190,9 @@ static int alloc_buffers(FFVmafFeature *f, int w, int h)
     return 0;
 }
 
-static int float_adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_adm_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatADMHipContext *s = f->priv;
+    FloatADMGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int ret;
 
@@ -209,11 +209,11 @@ static int float_adm_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_adm_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  const FFVmafPicture *dis, unsigned index,
                                  FFVmafFeatureCollector *fc)
 {
-    FloatADMHipContext *s = f->priv;
+    FloatADMGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const int hbd = g->bytes > 1;
     FFGpuPtr cur[2] = { ff_vmaf_gpu_plane(g, index, 0, 0), ff_vmaf_gpu_plane(g, index, 1, 0) };
@@ -261,9 +261,9 @@ static int float_adm_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     }
 }
 
-static int float_adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_adm_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatADMHipContext *s = f->priv;
+    FloatADMGpuContext *s = f->priv;
     const float *part = ff_vmaf_gpu_results_host(f->gpu, index, s->parts);
     FFVmafFloatADMScale res[SCALES];
 
@@ -291,16 +291,16 @@ static int float_adm_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeature
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_adm;
 
-const FFVmafExtractor ff_vmaf_extractor_float_adm_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_adm_gpu = {
     .name        = "float_adm",
     .options     = ff_vmaf_float_adm_options,
-    .priv_size   = sizeof(FloatADMHipContext),
+    .priv_size   = sizeof(FloatADMGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_float_adm_provides,
     .frame_delay = 1,
-    .init        = float_adm_hip_init,
-    .extract     = float_adm_hip_extract,
+    .init        = float_adm_gpu_init,
+    .extract     = float_adm_gpu_extract,
     .close       = ff_vmaf_float_adm_close,
-    .collect     = float_adm_hip_collect,
+    .collect     = float_adm_gpu_collect,
     .cpu         = &ff_vmaf_extractor_float_adm,
 };

@@ -79,16 +79,16 @@ static int integer_sums_exact(const FFVmafGpu *g, const char *name, void *log_ct
 
 /* float_psnr */
 
-typedef struct FloatPSNRHipContext {
+typedef struct FloatPSNRGpuContext {
     FloatPSNRContext cpu;       ///< first: the CPU extractor's state
     FFGpuFunction sse[2];       ///< 8-bit, 16-bit
     size_t sum;                 ///< one uint64 in the frame's results
     double unit;                ///< 2^(2 bpc - 16): the sum's units per 1.0
-} FloatPSNRHipContext;
+} FloatPSNRGpuContext;
 
-static int float_psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_psnr_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatPSNRHipContext *s = f->priv;
+    FloatPSNRGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int ret;
 
@@ -100,11 +100,11 @@ static int float_psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_psnr_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                   const FFVmafPicture *dis, unsigned index,
                                   FFVmafFeatureCollector *fc)
 {
-    FloatPSNRHipContext *s = f->priv;
+    FloatPSNRGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, 0), d = ff_vmaf_gpu_plane(g, index, 1, 0);
     FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sum);
@@ -117,9 +117,9 @@ static int float_psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  BLOCK_X, BLOCK_Y, SUM_MAX_GY, args);
 }
 
-static int float_psnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_psnr_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatPSNRHipContext *s = f->priv;
+    FloatPSNRGpuContext *s = f->priv;
     const uint64_t *sum = ff_vmaf_gpu_results_host(f->gpu, index, s->sum);
     /* Both steps exact: at most 2^53, divided by a power of two. */
     double noise = (double)*sum / s->unit;
@@ -128,30 +128,30 @@ static int float_psnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatur
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_psnr;
 
-const FFVmafExtractor ff_vmaf_extractor_float_psnr_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_psnr_gpu = {
     .name        = "float_psnr",
-    .priv_size   = sizeof(FloatPSNRHipContext),
+    .priv_size   = sizeof(FloatPSNRGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_float_psnr_provides,
     .frame_delay = 1,
-    .init        = float_psnr_hip_init,
-    .extract     = float_psnr_hip_extract,
-    .collect     = float_psnr_hip_collect,
+    .init        = float_psnr_gpu_init,
+    .extract     = float_psnr_gpu_extract,
+    .collect     = float_psnr_gpu_collect,
     .cpu         = &ff_vmaf_extractor_float_psnr,
 };
 
 /* float_moment */
 
-typedef struct FloatMomentHipContext {
+typedef struct FloatMomentGpuContext {
     FloatMomentContext cpu;     ///< first: the CPU extractor's state
     FFGpuFunction sums[2];      ///< 8-bit, 16-bit
     size_t sum;                 ///< 4 uint64: ref x, ref x², dis x, dis x²
     double unit1, unit2;        ///< 2^(bpc - 8), 2^(2 bpc - 16)
-} FloatMomentHipContext;
+} FloatMomentGpuContext;
 
-static int float_moment_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_moment_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatMomentHipContext *s = f->priv;
+    FloatMomentGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int ret;
 
@@ -165,11 +165,11 @@ static int float_moment_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_moment_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_moment_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, unsigned index,
                                     FFVmafFeatureCollector *fc)
 {
-    FloatMomentHipContext *s = f->priv;
+    FloatMomentGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, 0), d = ff_vmaf_gpu_plane(g, index, 1, 0);
     FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sum);
@@ -182,9 +182,9 @@ static int float_moment_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  BLOCK_X, BLOCK_Y, SUM_MAX_GY, args);
 }
 
-static int float_moment_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_moment_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatMomentHipContext *s = f->priv;
+    FloatMomentGpuContext *s = f->priv;
     const uint64_t *sum = ff_vmaf_gpu_results_host(f->gpu, index, s->sum);
     const double n = (double)f->gpu->w[0] * f->gpu->h[0];
     /* The CPU's sums (exact), then its division. */
@@ -197,30 +197,30 @@ static int float_moment_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeat
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_moment;
 
-const FFVmafExtractor ff_vmaf_extractor_float_moment_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_moment_gpu = {
     .name        = "float_moment",
-    .priv_size   = sizeof(FloatMomentHipContext),
+    .priv_size   = sizeof(FloatMomentGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_float_moment_provides,
     .frame_delay = 1,
-    .init        = float_moment_hip_init,
-    .extract     = float_moment_hip_extract,
-    .collect     = float_moment_hip_collect,
+    .init        = float_moment_gpu_init,
+    .extract     = float_moment_gpu_extract,
+    .collect     = float_moment_gpu_collect,
     .cpu         = &ff_vmaf_extractor_float_moment,
 };
 
 /* float_ansnr */
 
-typedef struct FloatANSNRHipContext {
+typedef struct FloatANSNRGpuContext {
     FloatANSNRContext cpu;      ///< first: the CPU extractor's state
     FFGpuFunction rows[2];      ///< 8-bit, 16-bit
     FFGpuPtr kr, kd;            ///< the CPU's kernels
     size_t sums;                ///< h float signal sums, then h noise sums
-} FloatANSNRHipContext;
+} FloatANSNRGpuContext;
 
-static int float_ansnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_ansnr_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatANSNRHipContext *s = f->priv;
+    FloatANSNRGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int ret;
 
@@ -234,11 +234,11 @@ static int float_ansnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_ansnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_ansnr_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                    const FFVmafPicture *dis, unsigned index,
                                    FFVmafFeatureCollector *fc)
 {
-    FloatANSNRHipContext *s = f->priv;
+    FloatANSNRGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, 0), d = ff_vmaf_gpu_plane(g, index, 1, 0);
     FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sums);
@@ -252,9 +252,9 @@ static int float_ansnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  32, ROWS, 0, args);
 }
 
-static int float_ansnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_ansnr_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatANSNRHipContext *s = f->priv;
+    FloatANSNRGpuContext *s = f->priv;
     const int w = f->gpu->w[0], h = f->gpu->h[0];
     const float *rows = ff_vmaf_gpu_results_host(f->gpu, index, s->sums);
     float sig = 0.0f, noise = 0.0f;
@@ -269,32 +269,32 @@ static int float_ansnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatu
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_ansnr;
 
-const FFVmafExtractor ff_vmaf_extractor_float_ansnr_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_ansnr_gpu = {
     .name          = "float_ansnr",
-    .priv_size     = sizeof(FloatANSNRHipContext),
+    .priv_size     = sizeof(FloatANSNRGpuContext),
     .flags         = FF_VMAF_EXTRACTOR_GPU,
     .provides      = ff_vmaf_float_ansnr_provides,
     .plain_outputs = ff_vmaf_float_ansnr_plain_outputs,
     .frame_delay   = 1,
-    .init          = float_ansnr_hip_init,
-    .extract       = float_ansnr_hip_extract,
-    .collect       = float_ansnr_hip_collect,
+    .init          = float_ansnr_gpu_init,
+    .extract       = float_ansnr_gpu_extract,
+    .collect       = float_ansnr_gpu_collect,
     .cpu           = &ff_vmaf_extractor_float_ansnr,
 };
 
 /* float_motion */
 
-typedef struct FloatMotionHipContext {
+typedef struct FloatMotionGpuContext {
     FloatMotionContext cpu;     ///< first: the CPU extractor's options and state
     FFGpuFunction rows[2];      ///< 8-bit, 16-bit
     FFGpuPtr taps;              ///< the CPU's taps; 0 without a blur
     FFGpuPtr blur[2];           ///< blurred reference of frame i at blur[i % 2]
     size_t sums;                ///< h float row sums of |prev - cur|
-} FloatMotionHipContext;
+} FloatMotionGpuContext;
 
-static int float_motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_motion_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatMotionHipContext *s = f->priv;
+    FloatMotionGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const size_t plane = (size_t)g->w[0] * g->h[0] * sizeof(float);
     int ret;
@@ -314,11 +314,11 @@ static int float_motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_motion_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, unsigned index,
                                     FFVmafFeatureCollector *fc)
 {
-    FloatMotionHipContext *s = f->priv;
+    FloatMotionGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr r = ff_vmaf_gpu_plane(g, index, 0, 0);
     FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->sums);
@@ -333,9 +333,9 @@ static int float_motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  32, ROWS, 0, args);
 }
 
-static int float_motion_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_motion_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatMotionHipContext *s = f->priv;
+    FloatMotionGpuContext *s = f->priv;
     const int w = f->gpu->w[0], h = f->gpu->h[0];
     float motion = 0.0f;
 
@@ -355,9 +355,9 @@ static int float_motion_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeat
     return ff_vmaf_float_motion_write(f, fc, index, motion);
 }
 
-static int float_motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
+static int float_motion_gpu_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    FloatMotionHipContext *s = f->priv;
+    FloatMotionGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares frame first with its own blur of the
@@ -372,27 +372,27 @@ static int float_motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
 /* The ring was made mid-stream: blur frame first - 1 into the buffer that
  * frame first compares with. Its difference with the other buffer (which
  * holds nothing yet) goes to frame first - 1's results, never read. */
-static int float_motion_hip_from_cpu(FFVmafFeature *f, unsigned first)
+static int float_motion_gpu_from_cpu(FFVmafFeature *f, unsigned first)
 {
-    return float_motion_hip_extract(f, NULL, NULL, first - 1, NULL);
+    return float_motion_gpu_extract(f, NULL, NULL, first - 1, NULL);
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_motion;
 
-const FFVmafExtractor ff_vmaf_extractor_float_motion_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_motion_gpu = {
     .name        = "float_motion",
     .options     = ff_vmaf_float_motion_options,
-    .priv_size   = sizeof(FloatMotionHipContext),
+    .priv_size   = sizeof(FloatMotionGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME |
                    FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_float_motion_provides,
     .frame_delay = 2,
-    .init        = float_motion_hip_init,
-    .extract     = float_motion_hip_extract,
+    .init        = float_motion_gpu_init,
+    .extract     = float_motion_gpu_extract,
     .flush       = ff_vmaf_float_motion_flush,
     .close       = ff_vmaf_float_motion_close,
-    .collect     = float_motion_hip_collect,
-    .to_cpu      = float_motion_hip_to_cpu,
-    .from_cpu    = float_motion_hip_from_cpu,
+    .collect     = float_motion_gpu_collect,
+    .to_cpu      = float_motion_gpu_to_cpu,
+    .from_cpu    = float_motion_gpu_from_cpu,
     .cpu         = &ff_vmaf_extractor_float_motion,
 };

@@ -58,7 +58,7 @@ FF_VMAF_GPU_CODE(float_vif, float_vif_kernels);
 
 #define ALIGN(x) (((x) + 255) & ~(size_t)255)
 
-typedef struct FloatVIFHipContext {
+typedef struct FloatVIFGpuContext {
     FloatVIFContext cpu;        ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     FFGpuPtr taps;              ///< SCALES x FF_VMAF_FLOAT_MAX_TAPS floats
@@ -70,11 +70,11 @@ typedef struct FloatVIFHipContext {
     int nb_rows;                ///< rows summed: of the scales computed
     size_t parts;               ///< 2 floats a row in the frame's results
     float egl, smi;
-} FloatVIFHipContext;
+} FloatVIFGpuContext;
 
 static int alloc_buffers(FFVmafFeature *f, int w, int h)
 {
-    FloatVIFHipContext *s = f->priv;
+    FloatVIFGpuContext *s = f->priv;
     const size_t n = (size_t)w * h;
     size_t size = 0, off_stat[5], off_vdec[2], off_plane[SCALES][2], off_terms, terms = 0;
     FFGpuPtr buf;
@@ -114,9 +114,9 @@ static int alloc_buffers(FFVmafFeature *f, int w, int h)
     return 0;
 }
 
-static int float_vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_vif_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    FloatVIFHipContext *s = f->priv;
+    FloatVIFGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     int ret;
 
@@ -137,11 +137,11 @@ static int float_vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int float_vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int float_vif_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  const FFVmafPicture *dis, unsigned index,
                                  FFVmafFeatureCollector *fc)
 {
-    FloatVIFHipContext *s = f->priv;
+    FloatVIFGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const int hbd = g->bytes > 1;
     FFGpuPtr cur[2] = { ff_vmaf_gpu_plane(g, index, 0, 0), ff_vmaf_gpu_plane(g, index, 1, 0) };
@@ -200,9 +200,9 @@ static int float_vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     }
 }
 
-static int float_vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_vif_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    FloatVIFHipContext *s = f->priv;
+    FloatVIFGpuContext *s = f->priv;
     const float *part = ff_vmaf_gpu_results_host(f->gpu, index, s->parts);
     float num[SCALES] = { 0.0f }, den[SCALES] = { -1.0f };
 
@@ -221,16 +221,16 @@ static int float_vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeature
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_vif;
 
-const FFVmafExtractor ff_vmaf_extractor_float_vif_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_vif_gpu = {
     .name        = "float_vif",
     .options     = ff_vmaf_float_vif_options,
-    .priv_size   = sizeof(FloatVIFHipContext),
+    .priv_size   = sizeof(FloatVIFGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_float_vif_provides,
     .frame_delay = 1,
-    .init        = float_vif_hip_init,
-    .extract     = float_vif_hip_extract,
+    .init        = float_vif_gpu_init,
+    .extract     = float_vif_gpu_extract,
     .close       = ff_vmaf_float_vif_close,
-    .collect     = float_vif_hip_collect,
+    .collect     = float_vif_gpu_collect,
     .cpu         = &ff_vmaf_extractor_float_vif,
 };

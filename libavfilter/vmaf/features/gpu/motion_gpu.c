@@ -41,15 +41,15 @@ FF_VMAF_GPU_CODE(motion, motion_kernels);
 #define TILE_H  16
 #define THREADS 256
 
-typedef struct MotionHipContext {
+typedef struct MotionGpuContext {
     MotionContext cpu;          ///< first: the CPU extractor's options and state
     FFGpuFunction sad[2];       ///< 8-bit, 16-bit
     size_t sum;                 ///< one uint64 in the frame's results
-} MotionHipContext;
+} MotionGpuContext;
 
-static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int motion_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    MotionHipContext *s = f->priv;
+    MotionGpuContext *s = f->priv;
     int ret;
 
     /* Nothing to compute: the CPU extractor writes zeros. */
@@ -64,11 +64,11 @@ static int motion_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int motion_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                               const FFVmafPicture *dis, unsigned index,
                               FFVmafFeatureCollector *fc)
 {
-    MotionHipContext *s = f->priv;
+    MotionGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuPtr sum = ff_vmaf_gpu_results(g, index, s->sum);
     FFGpuPtr prev, cur;
@@ -89,17 +89,17 @@ static int motion_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                  THREADS, 1, 0, args);
 }
 
-static int motion_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int motion_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    MotionHipContext *s = f->priv;
+    MotionGpuContext *s = f->priv;
     uint64_t sum = index < (unsigned)s->cpu.m0 ? 0 :
                    *(const uint64_t *)ff_vmaf_gpu_results_host(f->gpu, index, s->sum);
     return ff_vmaf_motion_write(f, fc, index, sum);
 }
 
-static int motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
+static int motion_gpu_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    MotionHipContext *s = f->priv;
+    MotionGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares with its own copies of the previous
@@ -116,19 +116,19 @@ static int motion_hip_to_cpu(FFVmafFeature *f, unsigned first)
 
 extern const FFVmafExtractor ff_vmaf_extractor_motion;
 
-const FFVmafExtractor ff_vmaf_extractor_motion_hip = {
+const FFVmafExtractor ff_vmaf_extractor_motion_gpu = {
     .name        = "motion",
     .options     = ff_vmaf_motion_options,
-    .priv_size   = sizeof(MotionHipContext),
+    .priv_size   = sizeof(MotionGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME |
                    FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_motion_provides,
     .frame_delay = 3,
-    .init        = motion_hip_init,
-    .extract     = motion_hip_extract,
+    .init        = motion_gpu_init,
+    .extract     = motion_gpu_extract,
     .flush       = ff_vmaf_motion_flush,
     .close       = ff_vmaf_motion_close,
-    .collect     = motion_hip_collect,
-    .to_cpu      = motion_hip_to_cpu,
+    .collect     = motion_gpu_collect,
+    .to_cpu      = motion_gpu_to_cpu,
     .cpu         = &ff_vmaf_extractor_motion,
 };

@@ -34,15 +34,15 @@
 static const char *const psnr_kernels[] = { "vmaf_psnr_sse_8", "vmaf_psnr_sse_16", NULL };
 FF_VMAF_GPU_CODE(psnr, psnr_kernels);
 
-typedef struct PSNRHipContext {
+typedef struct PSNRGpuContext {
     PSNRContext cpu;            ///< first: the CPU extractor's options and state
     FFGpuFunction sse[2];       ///< 8-bit, 16-bit
     size_t sums;                ///< 3 uint64 sums in the frame's results
-} PSNRHipContext;
+} PSNRGpuContext;
 
-static int psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int psnr_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    PSNRHipContext *s = f->priv;
+    PSNRGpuContext *s = f->priv;
     int ret;
 
     if ((ret = ff_vmaf_gpu_functions(f->gpu, &ff_vmaf_gpu_code_psnr, psnr_kernels, s->sse)) < 0)
@@ -51,11 +51,11 @@ static int psnr_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int psnr_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                             const FFVmafPicture *dis, unsigned index,
                             FFVmafFeatureCollector *fc)
 {
-    PSNRHipContext *s = f->priv;
+    PSNRGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuFunction sse = s->sse[g->bytes > 1];
     int ret;
@@ -72,26 +72,26 @@ static int psnr_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return 0;
 }
 
-static int psnr_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int psnr_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    PSNRHipContext *s = f->priv;
+    PSNRGpuContext *s = f->priv;
     return ff_vmaf_psnr_write(f, fc, index, ff_vmaf_gpu_results_host(f->gpu, index, s->sums),
                               f->gpu->w, f->gpu->h);
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_psnr;
 
-const FFVmafExtractor ff_vmaf_extractor_psnr_hip = {
+const FFVmafExtractor ff_vmaf_extractor_psnr_gpu = {
     .name        = "psnr",
     .options     = ff_vmaf_psnr_options,
-    .priv_size   = sizeof(PSNRHipContext),
+    .priv_size   = sizeof(PSNRGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME |
                    FF_VMAF_EXTRACTOR_GPU | FF_VMAF_EXTRACTOR_CHROMA,
     .provides    = ff_vmaf_psnr_provides,
     .frame_delay = 1,
-    .init        = psnr_hip_init,
-    .extract     = psnr_hip_extract,
+    .init        = psnr_gpu_init,
+    .extract     = psnr_gpu_extract,
     .flush       = ff_vmaf_psnr_flush,
-    .collect     = psnr_hip_collect,
+    .collect     = psnr_gpu_collect,
     .cpu         = &ff_vmaf_extractor_psnr,
 };

@@ -39,7 +39,7 @@ FF_VMAF_GPU_CODE(psnr_hvs, psnr_hvs_kernels);
 /* Must match HVS_SUM_THREADS in psnr_hvs.hip. */
 #define SUM_THREADS 256
 
-typedef struct PSNRHVSHipContext {
+typedef struct PSNRHVSGpuContext {
     PSNRHVSContext cpu;         ///< first: the CPU extractor's state
     FFGpuFunction terms[2];     ///< 8-bit, 16-bit
     FFGpuFunction sum;
@@ -47,11 +47,11 @@ typedef struct PSNRHVSHipContext {
     FFGpuPtr buf;               ///< 64 floats a block, the planes one after another
     int nbx[3], nby[3], n[3];
     size_t acc;                 ///< 3 float accumulators in the frame's results
-} PSNRHVSHipContext;
+} PSNRHVSGpuContext;
 
-static int psnr_hvs_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int psnr_hvs_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    PSNRHVSHipContext *s = f->priv;
+    PSNRHVSGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuFunction fns[3];
     size_t total = 0;
@@ -79,11 +79,11 @@ static int psnr_hvs_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int psnr_hvs_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int psnr_hvs_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                 const FFVmafPicture *dis, unsigned index,
                                 FFVmafFeatureCollector *fc)
 {
-    PSNRHVSHipContext *s = f->priv;
+    PSNRHVSGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     FFGpuFunction terms = s->terms[g->bytes > 1];
     FFGpuPtr out = ff_vmaf_gpu_results(g, index, s->acc), buf = s->buf;
@@ -108,9 +108,9 @@ static int psnr_hvs_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                          g->queue, sum_args);
 }
 
-static int psnr_hvs_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int psnr_hvs_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    PSNRHVSHipContext *s = f->priv;
+    PSNRHVSGpuContext *s = f->priv;
     const float *acc = ff_vmaf_gpu_results_host(f->gpu, index, s->acc);
     int count[3];
 
@@ -121,13 +121,13 @@ static int psnr_hvs_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureC
 
 extern const FFVmafExtractor ff_vmaf_extractor_psnr_hvs;
 
-const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_hip = {
+const FFVmafExtractor ff_vmaf_extractor_psnr_hvs_gpu = {
     .name      = "psnr_hvs",
-    .priv_size = sizeof(PSNRHVSHipContext),
+    .priv_size = sizeof(PSNRHVSGpuContext),
     .flags     = FF_VMAF_EXTRACTOR_GPU | FF_VMAF_EXTRACTOR_CHROMA,
     .provides  = ff_vmaf_psnr_hvs_provides,
-    .init      = psnr_hvs_hip_init,
-    .extract   = psnr_hvs_hip_extract,
-    .collect   = psnr_hvs_hip_collect,
+    .init      = psnr_hvs_gpu_init,
+    .extract   = psnr_hvs_gpu_extract,
+    .collect   = psnr_hvs_gpu_collect,
     .cpu       = &ff_vmaf_extractor_psnr_hvs,
 };

@@ -63,7 +63,7 @@ typedef struct SpeedInputs {
     FFGpuPtr b[4];
 } SpeedInputs;
 
-typedef struct SpeedHipContext {
+typedef struct SpeedGpuContext {
     SpeedContext cpu;           ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     int nb_in;                  ///< inputs a frame: 4 (chroma), 2 (temporal)
@@ -80,9 +80,9 @@ typedef struct SpeedHipContext {
     const float *in[4];         ///< each input's covariance, then plane, read back
     float *stats;               ///< per pair: s_ref, e_ref, s_dis, e_dis
     int64_t modelled;           ///< the frame whose models are in fac, model and stats; -1: none
-} SpeedHipContext;
+} SpeedGpuContext;
 
-static void speed_hip_free_host(SpeedHipContext *s)
+static void speed_gpu_free_host(SpeedGpuContext *s)
 {
     for (int w = 0; w < FF_ARRAY_ELEMS(s->model); w++)
         ff_vmaf_speed_scratch_free(&s->model[w]);
@@ -90,9 +90,9 @@ static void speed_hip_free_host(SpeedHipContext *s)
 }
 
 /* Device buffers, constants and results for nb_in inputs of s->cpu.cfg. */
-static int speed_hip_setup(FFVmafFeature *f, int nb_in)
+static int speed_gpu_setup(FFVmafFeature *f, int nb_in)
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
     FFVmafGpu *g = f->gpu;
     const size_t nb = (size_t)ff_vmaf_speed_nb_blocks(c);
@@ -143,21 +143,21 @@ static int speed_hip_setup(FFVmafFeature *f, int nb_in)
         if (!(s->model[w].y  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
             !(s->model[w].x  = av_malloc_array(nb * B2 + 1, sizeof(float))) ||
             !(s->model[w].qy = av_malloc_array(nb * B2 + 1, sizeof(float)))) {
-            speed_hip_free_host(s);
+            speed_gpu_free_host(s);
             return AVERROR(ENOMEM);
         }
     if (!(s->stats = av_malloc_array(2 * nb_in * nb, sizeof(float)))) {
-        speed_hip_free_host(s);
+        speed_gpu_free_host(s);
         return AVERROR(ENOMEM);
     }
     return 0;
 }
 
 /* Queue the three kernels on the inputs of one frame. */
-static int speed_hip_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *inputs,
+static int speed_gpu_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *inputs,
                            size_t pitch)
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
     FFVmafGpu *g = f->gpu;
     SpeedInputs in = *inputs;
@@ -189,14 +189,14 @@ static int speed_hip_queue(FFVmafFeature *f, unsigned index, const SpeedInputs *
 /* The factors of input j's covariance. */
 static void speed_factor_job(void *priv, int j, int nb_jobs)
 {
-    SpeedHipContext *s = priv;
+    SpeedGpuContext *s = priv;
     ff_vmaf_speed_block_factor((const float (*)[B2])s->in[j], &s->fac[j]);
 }
 
 /* A range of the blocks of one input a job. */
 static void speed_blocks_job(void *priv, int j, int nb_jobs)
 {
-    SpeedHipContext *s = priv;
+    SpeedGpuContext *s = priv;
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
     const int nb = ff_vmaf_speed_nb_blocks(c), parts = nb_jobs / s->nb_in;
     const int w = j % s->nb_in, part = j / s->nb_in;
@@ -214,10 +214,10 @@ static void speed_blocks_job(void *priv, int j, int nb_jobs)
  * threads. The engine runs each stage of speed_chroma and speed_temporal
  * together (collect_stage()); collect() runs them itself otherwise.
  */
-static int speed_hip_stage(FFVmafFeature *f, unsigned index, int stage,
+static int speed_gpu_stage(FFVmafFeature *f, unsigned index, int stage,
                            void (**job)(void *priv, int j, int nb_jobs))
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     const float *res = ff_vmaf_gpu_results_host(f->gpu, index, s->results);
 
     if (stage == 0) {
@@ -238,21 +238,21 @@ static int speed_hip_stage(FFVmafFeature *f, unsigned index, int stage,
     return 0;
 }
 
-static void speed_hip_models(FFVmafFeature *f, unsigned index)
+static void speed_gpu_models(FFVmafFeature *f, unsigned index)
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     void (*job)(void *priv, int j, int nb_jobs);
     int n;
 
     if (s->modelled == index)
         return;
     for (int stage = 0; stage < 2; stage++)
-        if ((n = speed_hip_stage(f, index, stage, &job)) > 0)
+        if ((n = speed_gpu_stage(f, index, stage, &job)) > 0)
             ff_vmaf_gpu_parallel(f->gpu, job, s, n);
 }
 
 /* The score of the pair of inputs starting at k, once modelled. */
-static float speed_hip_pair(SpeedHipContext *s, int k, int *sing_ref, int *sing_dis,
+static float speed_gpu_pair(SpeedGpuContext *s, int k, int *sing_ref, int *sing_dis,
                             int *singular)
 {
     const FFVmafSpeedConfig *c = &s->cpu.cfg;
@@ -266,17 +266,17 @@ static float speed_hip_pair(SpeedHipContext *s, int k, int *sing_ref, int *sing_
 /* ---------------------------------------------------------------------- */
 /* speed_chroma                                                           */
 
-static int speed_chroma_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int speed_chroma_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    return speed_hip_setup(f, 4);
+    return speed_gpu_setup(f, 4);
 }
 
-static void speed_chroma_hip_close(FFVmafFeature *f)
+static void speed_chroma_gpu_close(FFVmafFeature *f)
 {
-    speed_hip_free_host(f->priv);
+    speed_gpu_free_host(f->priv);
 }
 
-static int speed_chroma_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int speed_chroma_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                     const FFVmafPicture *dis, unsigned index,
                                     FFVmafFeatureCollector *fc)
 {
@@ -287,67 +287,67 @@ static int speed_chroma_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                ff_vmaf_gpu_plane(g, index, 0, 2), ff_vmaf_gpu_plane(g, index, 1, 2) },
     };
 
-    return speed_hip_queue(f, index, &in, ff_vmaf_gpu_pitch(g, 1));
+    return speed_gpu_queue(f, index, &in, ff_vmaf_gpu_pitch(g, 1));
 }
 
-static int speed_chroma_hip_collect(FFVmafFeature *f, unsigned index,
+static int speed_chroma_gpu_collect(FFVmafFeature *f, unsigned index,
                                     FFVmafFeatureCollector *fc)
 {
     int sr, sd, sing_u, sing_v;
     float score_u, score_v;
 
-    speed_hip_models(f, index);
-    score_u = speed_hip_pair(f->priv, 0, &sr, &sd, &sing_u);
-    score_v = speed_hip_pair(f->priv, 2, &sr, &sd, &sing_v);
+    speed_gpu_models(f, index);
+    score_u = speed_gpu_pair(f->priv, 0, &sr, &sd, &sing_u);
+    score_v = speed_gpu_pair(f->priv, 2, &sr, &sd, &sing_v);
 
     return ff_vmaf_speed_chroma_write(f, fc, index, score_u, sing_u, score_v, sing_v);
 }
 
-static int speed_chroma_hip_to_cpu(FFVmafFeature *f, unsigned first)
+static int speed_chroma_gpu_to_cpu(FFVmafFeature *f, unsigned first)
 {
     /* Frames are independent: the CPU extractor needs nothing more, and
      * its extract() has scratch of its own. */
-    speed_hip_free_host(f->priv);
+    speed_gpu_free_host(f->priv);
     return 0;
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_speed_chroma;
 
-const FFVmafExtractor ff_vmaf_extractor_speed_chroma_hip = {
+const FFVmafExtractor ff_vmaf_extractor_speed_chroma_gpu = {
     .name        = "speed_chroma",
     .options     = ff_vmaf_speed_chroma_options,
-    .priv_size   = sizeof(SpeedHipContext),
+    .priv_size   = sizeof(SpeedGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU | FF_VMAF_EXTRACTOR_CHROMA,
     .provides    = ff_vmaf_speed_chroma_provides,
     .frame_delay = 1,
-    .init        = speed_chroma_hip_init,
-    .extract     = speed_chroma_hip_extract,
-    .close       = speed_chroma_hip_close,
-    .collect     = speed_chroma_hip_collect,
-    .collect_stage = speed_hip_stage,
-    .to_cpu      = speed_chroma_hip_to_cpu,
+    .init        = speed_chroma_gpu_init,
+    .extract     = speed_chroma_gpu_extract,
+    .close       = speed_chroma_gpu_close,
+    .collect     = speed_chroma_gpu_collect,
+    .collect_stage = speed_gpu_stage,
+    .to_cpu      = speed_chroma_gpu_to_cpu,
     .cpu         = &ff_vmaf_extractor_speed_chroma,
 };
 
 /* ---------------------------------------------------------------------- */
 /* speed_temporal                                                         */
 
-static void speed_temporal_hip_close(FFVmafFeature *f)
+static void speed_temporal_gpu_close(FFVmafFeature *f)
 {
-    speed_hip_free_host(f->priv);
+    speed_gpu_free_host(f->priv);
     ff_vmaf_speed_temporal_close(f);
 }
 
-static int speed_temporal_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int speed_temporal_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    return speed_hip_setup(f, 2);
+    return speed_gpu_setup(f, 2);
 }
 
-static int speed_temporal_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int speed_temporal_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                                       const FFVmafPicture *dis, unsigned index,
                                       FFVmafFeatureCollector *fc)
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     SpeedInputs in;
 
@@ -370,18 +370,18 @@ static int speed_temporal_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref
         .b = { ff_vmaf_gpu_plane(g, index, 0, 0),
                ff_vmaf_gpu_plane(g, index, s->cpu.use_ref_diff ? 0 : 1, 0) },
     };
-    return speed_hip_queue(f, index, &in, ff_vmaf_gpu_pitch(g, 0));
+    return speed_gpu_queue(f, index, &in, ff_vmaf_gpu_pitch(g, 0));
 }
 
-static int speed_temporal_hip_collect(FFVmafFeature *f, unsigned index,
+static int speed_temporal_gpu_collect(FFVmafFeature *f, unsigned index,
                                       FFVmafFeatureCollector *fc)
 {
     float score = 0.0f;
 
     if (index > 0) {
         int sing_ref, sing_dis, singular;
-        speed_hip_models(f, index);
-        score = speed_hip_pair(f->priv, 0, &sing_ref, &sing_dis, &singular);
+        speed_gpu_models(f, index);
+        score = speed_gpu_pair(f->priv, 0, &sing_ref, &sing_dis, &singular);
         if (sing_ref || sing_dis)
             av_log(f->log_ctx, AV_LOG_VERBOSE, "speed_temporal: frame %u: "
                    "block covariance is singular.\n", index);
@@ -389,9 +389,9 @@ static int speed_temporal_hip_collect(FFVmafFeature *f, unsigned index,
     return ff_vmaf_speed_temporal_write(f, fc, index, score);
 }
 
-static int speed_temporal_hip_to_cpu(FFVmafFeature *f, unsigned first)
+static int speed_temporal_gpu_to_cpu(FFVmafFeature *f, unsigned first)
 {
-    SpeedHipContext *s = f->priv;
+    SpeedGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
 
     /* The CPU extractor compares with its own copy of the previous frame:
@@ -404,25 +404,25 @@ static int speed_temporal_hip_to_cpu(FFVmafFeature *f, unsigned first)
                                     ff_vmaf_gpu_pitch(g, 0), first);
     else if (!first)
         s->cpu.nb_frames = 0;
-    speed_hip_free_host(s);
+    speed_gpu_free_host(s);
     return 0;
 }
 
 extern const FFVmafExtractor ff_vmaf_extractor_speed_temporal;
 
-const FFVmafExtractor ff_vmaf_extractor_speed_temporal_hip = {
+const FFVmafExtractor ff_vmaf_extractor_speed_temporal_gpu = {
     .name        = "speed_temporal",
     .options     = ff_vmaf_speed_temporal_options,
-    .priv_size   = sizeof(SpeedHipContext),
+    .priv_size   = sizeof(SpeedGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME |
                    FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_speed_temporal_provides,
     .frame_delay = 1,
-    .init        = speed_temporal_hip_init,
-    .extract     = speed_temporal_hip_extract,
-    .close       = speed_temporal_hip_close,
-    .collect     = speed_temporal_hip_collect,
-    .collect_stage = speed_hip_stage,
-    .to_cpu      = speed_temporal_hip_to_cpu,
+    .init        = speed_temporal_gpu_init,
+    .extract     = speed_temporal_gpu_extract,
+    .close       = speed_temporal_gpu_close,
+    .collect     = speed_temporal_gpu_collect,
+    .collect_stage = speed_gpu_stage,
+    .to_cpu      = speed_temporal_gpu_to_cpu,
     .cpu         = &ff_vmaf_extractor_speed_temporal,
 };

@@ -216,14 +216,14 @@ static const double *ssim_gpu_sums(FFVmafGpu *g, const SsimGpu *sg, unsigned ind
 
 /* ---- float_ssim ---- */
 
-typedef struct SSIMHipContext {
+typedef struct SSIMGpuContext {
     SSIMContext cpu;            ///< first: the CPU extractor's options and state
     SsimGpu sg;
-} SSIMHipContext;
+} SSIMGpuContext;
 
-static int ssim_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_ssim_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    SSIMHipContext *s = f->priv;
+    SSIMGpuContext *s = f->priv;
 
     /* Past 16, the CPU's box decimation writes nothing: nothing to match. */
     if (s->cpu.factor > 16)
@@ -232,17 +232,17 @@ static int ssim_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
                          s->cpu.factor);
 }
 
-static int ssim_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                            const FFVmafPicture *dis, unsigned index,
-                            FFVmafFeatureCollector *fc)
+static int float_ssim_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                                  const FFVmafPicture *dis, unsigned index,
+                                  FFVmafFeatureCollector *fc)
 {
-    SSIMHipContext *s = f->priv;
+    SSIMGpuContext *s = f->priv;
     return ssim_gpu_run(f->gpu, &s->sg, index);
 }
 
-static int ssim_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_ssim_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    SSIMHipContext *s = f->priv;
+    SSIMGpuContext *s = f->priv;
     const double *v = ssim_gpu_sums(f->gpu, &s->sg, index);
     const FFVmafSsimSums sums = { .l = v[0], .c = v[1], .s = v[2], .ssim = v[3] };
     return ff_vmaf_ssim_write(f, fc, index, &sums);
@@ -250,46 +250,46 @@ static int ssim_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureColle
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_ssim;
 
-const FFVmafExtractor ff_vmaf_extractor_float_ssim_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_ssim_gpu = {
     .name      = "float_ssim",
     .options   = ff_vmaf_ssim_options,
-    .priv_size = sizeof(SSIMHipContext),
+    .priv_size = sizeof(SSIMGpuContext),
     .flags     = FF_VMAF_EXTRACTOR_GPU,
     .provides  = ff_vmaf_ssim_provides,
-    .init      = ssim_hip_init,
-    .extract   = ssim_hip_extract,
+    .init      = float_ssim_gpu_init,
+    .extract   = float_ssim_gpu_extract,
     .close     = ff_vmaf_ssim_close,
-    .collect   = ssim_hip_collect,
+    .collect   = float_ssim_gpu_collect,
     .gpu_sets  = SETS,
     .cpu       = &ff_vmaf_extractor_float_ssim,
 };
 
 /* ---- float_ms_ssim ---- */
 
-typedef struct MSSSIMHipContext {
+typedef struct MSSSIMGpuContext {
     MSSSIMContext cpu;          ///< first: the CPU extractor's options and state
     SsimGpu sg;
-} MSSSIMHipContext;
+} MSSSIMGpuContext;
 
-static int ms_ssim_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int float_ms_ssim_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    MSSSIMHipContext *s = f->priv;
+    MSSSIMGpuContext *s = f->priv;
 
     return ssim_gpu_init(f->gpu, &s->sg, FF_VMAF_MS_SSIM_SCALES, 3, geo->width, geo->height,
                          0, 1);
 }
 
-static int ms_ssim_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
-                               const FFVmafPicture *dis, unsigned index,
-                               FFVmafFeatureCollector *fc)
+static int float_ms_ssim_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+                                     const FFVmafPicture *dis, unsigned index,
+                                     FFVmafFeatureCollector *fc)
 {
-    MSSSIMHipContext *s = f->priv;
+    MSSSIMGpuContext *s = f->priv;
     return ssim_gpu_run(f->gpu, &s->sg, index);
 }
 
-static int ms_ssim_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int float_ms_ssim_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    MSSSIMHipContext *s = f->priv;
+    MSSSIMGpuContext *s = f->priv;
     const double *v = ssim_gpu_sums(f->gpu, &s->sg, index);
     FFVmafSsimSums sums[FF_VMAF_MS_SSIM_SCALES];
 
@@ -304,16 +304,16 @@ static int ms_ssim_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCo
 
 extern const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim;
 
-const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_hip = {
+const FFVmafExtractor ff_vmaf_extractor_float_ms_ssim_gpu = {
     .name      = "float_ms_ssim",
     .options   = ff_vmaf_ms_ssim_options,
-    .priv_size = sizeof(MSSSIMHipContext),
+    .priv_size = sizeof(MSSSIMGpuContext),
     .flags     = FF_VMAF_EXTRACTOR_GPU,
     .provides  = ff_vmaf_ms_ssim_provides,
-    .init      = ms_ssim_hip_init,
-    .extract   = ms_ssim_hip_extract,
+    .init      = float_ms_ssim_gpu_init,
+    .extract   = float_ms_ssim_gpu_extract,
     .close     = ff_vmaf_ms_ssim_close,
-    .collect   = ms_ssim_hip_collect,
+    .collect   = float_ms_ssim_gpu_collect,
     .gpu_sets  = SETS,
     .cpu       = &ff_vmaf_extractor_float_ms_ssim,
 };

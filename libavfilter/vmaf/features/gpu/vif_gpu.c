@@ -69,7 +69,7 @@ enum VIFKernel {
 
 #define ALIGN(x) (((x) + 255) & ~(size_t)255)
 
-typedef struct VIFHipContext {
+typedef struct VIFGpuContext {
     VIFContext cpu;             ///< first: the CPU extractor's options and state
     FFGpuFunction fn[NB_KERNELS];
     FFGpuFunction stat[FF_VMAF_VIF_SCALES];
@@ -78,10 +78,10 @@ typedef struct VIFHipContext {
     FFGpuPtr taps;              ///< ff_vmaf_vif_filter
     FFGpuPtr lvl[FF_VMAF_VIF_SCALES][2];           ///< levels 1..3, ref and dis
     size_t sums;                ///< NB_SUMS uint64 in the frame's results
-} VIFHipContext;
+} VIFGpuContext;
 
 /* Carve the pyramid levels out of one buffer. */
-static int alloc_scratch(VIFHipContext *s, FFVmafGpu *g, int w, int h)
+static int alloc_scratch(VIFGpuContext *s, FFVmafGpu *g, int w, int h)
 {
     size_t off[FF_VMAF_VIF_SCALES][2], size = 0;
     FFGpuPtr scratch;
@@ -104,9 +104,9 @@ static int alloc_scratch(VIFHipContext *s, FFVmafGpu *g, int w, int h)
     return 0;
 }
 
-static int vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
+static int vif_gpu_init(FFVmafFeature *f, const FFVmafGeometry *geo)
 {
-    VIFHipContext *s = f->priv;
+    VIFGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const int hbd = geo->bpc > 8;
     int ret;
@@ -129,11 +129,11 @@ static int vif_hip_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
-static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
+static int vif_gpu_extract(FFVmafFeature *f, const FFVmafPicture *ref,
                            const FFVmafPicture *dis, unsigned index,
                            FFVmafFeatureCollector *fc)
 {
-    VIFHipContext *s = f->priv;
+    VIFGpuContext *s = f->priv;
     FFVmafGpu *g = f->gpu;
     const int hbd = g->geo.bpc > 8;
     FFGpuPtr cur_ref = ff_vmaf_gpu_plane(g, index, 0, 0);
@@ -194,9 +194,9 @@ static int vif_hip_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return 0;
 }
 
-static int vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
+static int vif_gpu_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollector *fc)
 {
-    VIFHipContext *s = f->priv;
+    VIFGpuContext *s = f->priv;
     const uint64_t *sum = ff_vmaf_gpu_results_host(f->gpu, index, s->sums);
     FFVmafVifAccum acc[FF_VMAF_VIF_SCALES];
 
@@ -212,16 +212,16 @@ static int vif_hip_collect(FFVmafFeature *f, unsigned index, FFVmafFeatureCollec
 
 extern const FFVmafExtractor ff_vmaf_extractor_vif;
 
-const FFVmafExtractor ff_vmaf_extractor_vif_hip = {
+const FFVmafExtractor ff_vmaf_extractor_vif_gpu = {
     .name        = "vif",
     .options     = ff_vmaf_vif_options,
-    .priv_size   = sizeof(VIFHipContext),
+    .priv_size   = sizeof(VIFGpuContext),
     .flags       = FF_VMAF_EXTRACTOR_GPU,
     .provides    = ff_vmaf_vif_provides,
     .frame_delay = 1,
-    .init        = vif_hip_init,
-    .extract     = vif_hip_extract,
+    .init        = vif_gpu_init,
+    .extract     = vif_gpu_extract,
     .close       = ff_vmaf_vif_close,
-    .collect     = vif_hip_collect,
+    .collect     = vif_gpu_collect,
     .cpu         = &ff_vmaf_extractor_vif,
 };
