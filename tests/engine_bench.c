@@ -23,7 +23,9 @@
  * frames per second from the first push to the end of the flush.
  *
  *   engine_bench [-s WxH] [-b 8|10] [-n pairs] [-f frames] [-t threads]
- *                [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]
+ *                [-B cpu|gpu|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]
+ *
+ * -B hip is the same as -B gpu, as for the filter's backend option.
  *
  * Defaults: 1920x1080, 8-bit, 16 pairs, 600 frames, one thread per core,
  * backend auto, the default model (vmaf_v0.6.1) and no extra feature. The
@@ -280,14 +282,15 @@ int main(int argc, char **argv)
     }
     if (w < 16 || h < 16 || (bpc != 8 && bpc != 10) || nb_pairs < 1 || nb_frames < 1) {
         fprintf(stderr, "usage: %s [-s WxH (16x16 or more)] [-b 8|10] [-n pairs] [-f frames] "
-                "[-t threads] [-B cpu|hip|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]\n",
+                "[-t threads] [-B cpu|gpu|auto] [-F features] [-m model] [-D 0|1] [-T 0|1] [-G 0|1]\n",
                 argv[0]);
         return 2;
     }
     be = !strcmp(backend, "cpu") ? FF_VMAF_BACKEND_CPU :
-         !strcmp(backend, "hip") ? FF_VMAF_BACKEND_GPU : FF_VMAF_BACKEND_AUTO;
+         !strcmp(backend, "gpu") || !strcmp(backend, "hip") ? FF_VMAF_BACKEND_GPU :
+         FF_VMAF_BACKEND_AUTO;
     if (device_frames && be == FF_VMAF_BACKEND_CPU) {
-        fprintf(stderr, "-D 1 needs a GPU backend (-B hip or auto)\n");
+        fprintf(stderr, "-D 1 needs a GPU backend (-B gpu or auto)\n");
         return 2;
     }
 

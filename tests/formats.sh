@@ -1,7 +1,7 @@
 # Sourced by tests/run.sh (uses $ffmpeg, $build, pass, fail).
 # Semi-planar and high-bit-packed inputs (NV12, P010, ...) score exactly
 # as the same pictures in planar YUV: every value of every frame, on the
-# backend $FORMATS_BACKEND (cpu by default; hip on a GPU machine).
+# backend $FORMATS_BACKEND (cpu by default; gpu on a GPU machine).
 #
 # The pictures are made once in the planar format and converted to the
 # other (a lossless re-arrangement), at odd sizes so that the rounded-up

@@ -2,8 +2,9 @@
 # The GPU failing mid-stream, on any machine: VMAF_HIP_SIMULATE_GPU=1 gives
 # a simulated GPU whose kernels fail at the first frame. With backend=auto
 # the stream finishes on the CPU with every frame scored and the CPU's
-# numbers; with backend=hip the run fails. (On a real GPU, the test hook
-# VMAF_HIP_GPU_FAIL_AT picks the frame: tests/gpu/gpu-hwframes.sh.)
+# numbers; with backend=gpu (or hip, its first name) the run fails. (On a
+# real GPU, the test hook VMAF_HIP_GPU_FAIL_AT picks the frame:
+# tests/gpu/gpu-hwframes.sh.)
 
 fault=$build/gpu_fault
 mkdir -p "$fault"
@@ -18,6 +19,7 @@ fault_run() { # name env options
 }
 fault_run cpu "" backend=cpu
 fault_run auto VMAF_HIP_SIMULATE_GPU=1 backend=auto:cpu_first=0
+fault_run gpu VMAF_HIP_SIMULATE_GPU=1 backend=gpu
 fault_run hip VMAF_HIP_SIMULATE_GPU=1 backend=hip
 if [ "$(cat "$fault/auto.rc")" = 0 ] &&
    grep -q "The GPU failed; finishing the stream on the CPU from frame 0" "$fault/auto.log" &&
@@ -26,8 +28,14 @@ if [ "$(cat "$fault/auto.rc")" = 0 ] &&
 else
     fail "GPU fault: backend=auto after a GPU failure"; grep -i "gpu\|error" "$fault/auto.log" | head -5
 fi
-if [ "$(cat "$fault/hip.rc")" != 0 ] && grep -q "simulated GPU: kernels do not run" "$fault/hip.log"; then
-    pass "GPU fault: backend=hip fails, naming the failed GPU call"
+if [ "$(cat "$fault/gpu.rc")" != 0 ] && grep -q "simulated GPU: kernels do not run" "$fault/gpu.log"; then
+    pass "GPU fault: backend=gpu fails, naming the failed GPU call"
+else
+    fail "GPU fault: backend=gpu after a GPU failure (exit $(cat "$fault/gpu.rc"))"; tail -3 "$fault/gpu.log"
+fi
+if [ "$(cat "$fault/hip.rc")" = "$(cat "$fault/gpu.rc")" ] && grep -q "^\[.*\] backend=gpu: " "$fault/hip.log" &&
+   grep -q "simulated GPU: kernels do not run" "$fault/hip.log"; then
+    pass "GPU fault: backend=hip is backend=gpu (so named at start-up) and fails as it does"
 else
     fail "GPU fault: backend=hip after a GPU failure (exit $(cat "$fault/hip.rc"))"; tail -3 "$fault/hip.log"
 fi

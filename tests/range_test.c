@@ -17,7 +17,7 @@
  * invalid shift on these pictures aborts the run.
  *
  * Usage: range_test <directory for temporary files> [gpu]
- * gpu scores the out-of-range pairs with backend=hip (a GPU machine).
+ * gpu scores the out-of-range pairs with backend=gpu (a GPU machine).
  * The last line printed is "N passed, N failed".
  */
 

@@ -173,7 +173,7 @@ expect_error "unknown pool" "Invalid pool 'harmonic': accepted values are min, m
 expect_error "unknown log_fmt" "Invalid log_fmt 'yaml': accepted values are xml, json, csv and sub" \
     -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=psnr:log_fmt=yaml"
 expect_error "unknown backend" "backend" \
-    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=gpu"
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=nosuch"
 expect_error "unknown feature" "Unknown feature 'nosuch'" \
     -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=model=:feature=name=nosuch"
 expect_error "unknown feature option" "Feature 'psnr' has no option 'enable_luma'" \
@@ -188,8 +188,43 @@ expect_error "unwritable log_path" "Cannot open log_path '/nonexistent-dir/vmaf.
 
 # ---- the GPU backend on a machine without a GPU ----
 
-expect_error "backend=hip without a GPU" "backend=hip: no usable GPU" \
-    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=hip"
+expect_error "backend=gpu without a GPU" "backend=gpu: no usable GPU" \
+    -f lavfi -i "$src" -f lavfi -i "$src" -lavfi "[0:v][1:v]vmaf_hip=backend=gpu"
+# backend=hip, the first name of backend=gpu, is kept: -h lists it with
+# gpu's value, and a run given it is backend=gpu's, value for value where a
+# GPU answers, refused alike where none does.
+alias_dir=$build/backend-alias
+mkdir -p "$alias_dir"
+for b in gpu hip; do
+    rm -f "$alias_dir/$b.json" "$alias_dir/$b.cmp"
+    ffmpeg_run "$alias_dir" "$b" -f lavfi -i "$src" -f lavfi -i "$src" \
+        -lavfi "[0:v]avgblur=2[d];[d][1:v]vmaf_hip=backend=$b:feature=name=psnr:log_fmt=json:log_path=$alias_dir/$b.json"
+    grep -v '"fps"' "$alias_dir/$b.json" > "$alias_dir/$b.cmp" 2>/dev/null
+done
+"$ffmpeg" -hide_banner -h filter=vmaf_hip > "$alias_dir/help.txt" 2>&1
+alias_values=$(sed -n -E 's/^ *(gpu|hip) +([0-9]+) .*/\1 \2/p' "$alias_dir/help.txt" | tr '\n' ' ')
+if [ "$alias_values" = "gpu 1 hip 1 " ] && grep -q "^ *hip .* same as gpu$" "$alias_dir/help.txt"; then
+    pass "backend: -h lists hip as the same as gpu, with gpu's value"
+else
+    fail "backend: -h lists hip as the same as gpu (found '$alias_values')"
+    grep -A5 "^ *backend " "$alias_dir/help.txt"
+fi
+if ran_ok "$alias_dir" gpu; then
+    if ran_ok "$alias_dir" hip && grep -q '"frameNum"' "$alias_dir/gpu.cmp" &&
+       cmp -s "$alias_dir/gpu.cmp" "$alias_dir/hip.cmp"; then
+        pass "backend=hip: the log of backend=gpu, value for value (a GPU answered)"
+    else
+        fail "backend=hip: the log of backend=gpu (a GPU answered)"
+        diff "$alias_dir/gpu.cmp" "$alias_dir/hip.cmp" | head -5
+    fi
+elif ! ran_ok "$alias_dir" hip && ran_says "$alias_dir" gpu "backend=gpu: no usable GPU" &&
+     ran_says "$alias_dir" hip "backend=gpu: no usable GPU"; then
+    pass "backend=hip: refused as backend=gpu is (no GPU answered)"
+else
+    fail "backend=hip: refused as backend=gpu is (no GPU answered)"
+    tail -2 "$alias_dir/gpu.log" "$alias_dir/hip.log"
+fi
+
 if "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$src" -f lavfi -i "$src" \
        -lavfi "[0:v][1:v]vmaf_hip=cpu_first=0" -f null - > "$build/auto.log" 2>&1 &&
    grep -q "backend=auto: adm, motion, vif on the CPU (no GPU answered)" "$build/auto.log" &&

@@ -268,7 +268,7 @@ int ff_vmaf_engine_setup_gpu(FFVmafEngine *e)
     if (ret < 0) {
         if (e->backend == FF_VMAF_BACKEND_GPU) {
             av_log(e->log_ctx, AV_LOG_ERROR,
-                   "backend=hip: no usable GPU (no HIP or CUDA runtime, or no device %d).\n",
+                   "backend=gpu: no usable GPU (no HIP or CUDA runtime, or no device %d).\n",
                    e->device);
             return ret == AVERROR(ENODEV) ? ret : AVERROR(ENODEV);
         }

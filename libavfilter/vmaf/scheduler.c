@@ -62,7 +62,7 @@ struct FFVmafScheduler {
 
 static const char *backend_name(enum FFVmafBackend b)
 {
-    return b == FF_VMAF_BACKEND_GPU ? "hip" : b == FF_VMAF_BACKEND_CPU ? "cpu" : "auto";
+    return b == FF_VMAF_BACKEND_GPU ? "gpu" : b == FF_VMAF_BACKEND_CPU ? "cpu" : "auto";
 }
 
 static int threads_asked(const FFVmafScheduler *s)

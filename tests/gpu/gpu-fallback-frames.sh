@@ -42,11 +42,11 @@ for t in 1 16; do
         status=1
     fi
 done
-run "hip-16" "backend=hip:n_threads=16"
-if cmp -s "$out/cpu.cmp" "$out/hip-16.cmp"; then
-    echo "PASS backend=hip with the extras on 16 CPU frame workers: the log equals backend=cpu's"
+run "gpu-16" "backend=gpu:n_threads=16"
+if cmp -s "$out/cpu.cmp" "$out/gpu-16.cmp"; then
+    echo "PASS backend=gpu with the extras on 16 CPU frame workers: the log equals backend=cpu's"
 else
-    echo "FAIL backend=hip with the extras on 16 CPU frame workers differs from backend=cpu"
+    echo "FAIL backend=gpu with the extras on 16 CPU frame workers differs from backend=cpu"
     status=1
 fi
 exit $status

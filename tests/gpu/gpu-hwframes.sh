@@ -99,9 +99,9 @@ for name in h264 hevc10 vp9; do
     run "backend=cpu on CUDA frames (60 frames)" "$name.cpu" 60 $hw -t 2 -i "$d" $hw -t 2 -i "$r" \
         -lavfi "vmaf_hip=backend=cpu:$opt.cpu.json" -f null -
     grep -h "Hardware frames:" "$out/$name.cpu.err" | sed 's/^\[[^]]*\] /    /'
-    run "backend=hip, software decoding (60 frames)" "$name.hip60" 60 -t 2 -i "$d" -t 2 -i "$r" \
-        -lavfi "vmaf_hip=backend=hip:$opt.hip60.json" -f null -
-    compare "$name.hip60" "$name.cpu" "$name: backend=cpu on CUDA frames = GPU on software frames"
+    run "backend=gpu, software decoding (60 frames)" "$name.gpu60" 60 -t 2 -i "$d" -t 2 -i "$r" \
+        -lavfi "vmaf_hip=backend=gpu:$opt.gpu60.json" -f null -
+    compare "$name.gpu60" "$name.cpu" "$name: backend=cpu on CUDA frames = GPU on software frames"
 done
 
 echo "== the GPU failing at frame 7 (VMAF_HIP_GPU_FAIL_AT), 30 frames of the h264 pair"
@@ -121,11 +121,11 @@ else
     echo "PASS GPU failure with CUDA frames is an error: $(grep -h "hardware frames" "$out/fault.hw.err" | sed 's/^\[[^]]*\] //' | head -1)"
 fi
 
-echo "== semi-planar and high-bit-packed software frames, backend=hip"
+echo "== semi-planar and high-bit-packed software frames, backend=gpu"
 (
     ffmpeg=$dir/ffmpeg build=$out
     . "$(dirname "$0")/../lib.sh"
-    FORMATS_BACKEND=hip
+    FORMATS_BACKEND=gpu
     . "$dir/formats.sh"
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
@@ -135,11 +135,11 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer memcheck: CUDA frames (hevc10, 8 frames) and nv12 software frames"
     compute-sanitizer --tool memcheck --error-exitcode 9 $dir/ffmpeg -nostdin -loglevel error \
         $hw -t 0.3 -i "$work/hevc10.dis.mkv" $hw -t 0.3 -i "$work/hevc10.ref.mkv" \
-        -lavfi "vmaf_hip=backend=hip:feature=name=psnr" -f null - > "$out/sanitizer.log" 2>&1
+        -lavfi "vmaf_hip=backend=gpu:feature=name=psnr" -f null - > "$out/sanitizer.log" 2>&1
     rc=$?; tail -n 2 "$out/sanitizer.log"; [ $rc -eq 0 ] || { echo "FAIL memcheck (CUDA frames): rc=$rc"; status=1; }
     compute-sanitizer --tool memcheck --error-exitcode 9 $dir/ffmpeg -nostdin -loglevel error \
         -f lavfi -i "testsrc2=size=321x181:rate=25:duration=0.3" \
-        -lavfi "format=nv12,split[a][b];[a][b]vmaf_hip=backend=hip:feature=name=psnr" -f null - > "$out/sanitizer2.log" 2>&1
+        -lavfi "format=nv12,split[a][b];[a][b]vmaf_hip=backend=gpu:feature=name=psnr" -f null - > "$out/sanitizer2.log" 2>&1
     rc=$?; tail -n 2 "$out/sanitizer2.log"; [ $rc -eq 0 ] || { echo "FAIL memcheck (nv12): rc=$rc"; status=1; }
 fi
 echo "status: $status"

@@ -75,11 +75,11 @@ echo "== the encode against its source (frame i against frame i is the truth)"
 run truth $raw -i "$work/enc.yuv" $raw -i "$work/src.yuv" \
     -lavfi "vmaf_hip=backend=cpu:$feat:log_path=$work/truth.json"
 run cpu -i "$work/enc.mkv" -i "$work/src.y4m" -lavfi "vmaf_hip=backend=cpu:$feat:log_path=$work/cpu.json"
-run gpu -i "$work/enc.mkv" -i "$work/src.y4m" -lavfi "vmaf_hip=backend=hip:$feat:log_path=$work/gpu.json"
+run gpu -i "$work/enc.mkv" -i "$work/src.y4m" -lavfi "vmaf_hip=backend=gpu:$feat:log_path=$work/gpu.json"
 run nvdec $hw -i "$work/enc.mkv" -i "$work/src.y4m" \
-    -lavfi "vmaf_hip=backend=hip:$feat:log_path=$work/nvdec.json"
+    -lavfi "vmaf_hip=backend=gpu:$feat:log_path=$work/nvdec.json"
 run framesync -i "$work/enc.mkv" -i "$work/src.y4m" \
-    -lavfi "vmaf_hip=pairing=framesync:backend=hip:$feat:log_path=$work/framesync.json"
+    -lavfi "vmaf_hip=pairing=framesync:backend=gpu:$feat:log_path=$work/framesync.json"
 check truth cpu "CPU, files: every value of frame i against frame i"
 check truth gpu "GPU, software frames: every value of frame i against frame i"
 check truth nvdec "GPU, NVDEC frames of the encode: every value of frame i against frame i"
