@@ -29,8 +29,8 @@
  * happens once per frame in ff_vmaf_adm_write(), on the host.
  */
 
-#ifndef AVFILTER_VMAF_ADM_H
-#define AVFILTER_VMAF_ADM_H
+#ifndef AVFILTER_VMAF_FEATURES_ADM_H
+#define AVFILTER_VMAF_FEATURES_ADM_H
 
 #include <stdint.h>
 
@@ -101,4 +101,4 @@ void ff_vmaf_adm_close(FFVmafFeature *f);
 int ff_vmaf_adm_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                       unsigned index, const ADMScaleSums sums[FF_VMAF_ADM_SCALES]);
 
-#endif /* AVFILTER_VMAF_ADM_H */
+#endif /* AVFILTER_VMAF_FEATURES_ADM_H */

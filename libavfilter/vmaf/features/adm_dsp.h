@@ -27,8 +27,8 @@
  * scales 1..3 on int32 bands (Q21, Q19, Q18).
  */
 
-#ifndef AVFILTER_VMAF_ADM_DSP_H
-#define AVFILTER_VMAF_ADM_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_ADM_DSP_H
+#define AVFILTER_VMAF_FEATURES_ADM_DSP_H
 
 #include <stdint.h>
 
@@ -200,4 +200,4 @@ typedef struct FFVmafADMDSPContext {
 void ff_vmaf_adm_dsp_init(FFVmafADMDSPContext *c);
 void ff_vmaf_adm_dsp_init_x86(FFVmafADMDSPContext *c);
 
-#endif /* AVFILTER_VMAF_ADM_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_ADM_DSP_H */

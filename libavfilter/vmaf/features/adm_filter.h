@@ -23,8 +23,8 @@
  * macros, no includes, so that device compilers read it too.
  */
 
-#ifndef AVFILTER_VMAF_ADM_FILTER_H
-#define AVFILTER_VMAF_ADM_FILTER_H
+#ifndef AVFILTER_VMAF_FEATURES_ADM_FILTER_H
+#define AVFILTER_VMAF_FEATURES_ADM_FILTER_H
 
 /* Daubechies-2 analysis filters in Q15; LO sums to sqrt(2) * 2^15. */
 #define ADM_LO0  15826
@@ -41,4 +41,4 @@
  * compiler takes hex float literals. */
 #define ADM_COS_1DEG_SQ (33544212.0 / 33554432.0)
 
-#endif /* AVFILTER_VMAF_ADM_FILTER_H */
+#endif /* AVFILTER_VMAF_FEATURES_ADM_FILTER_H */

@@ -22,8 +22,8 @@
  * extractor (cambi.c) and its GPU twin (gpu/cambi_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_CAMBI_H
-#define AVFILTER_VMAF_CAMBI_H
+#ifndef AVFILTER_VMAF_FEATURES_CAMBI_H
+#define AVFILTER_VMAF_FEATURES_CAMBI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -111,4 +111,4 @@ double ff_vmaf_cambi_pool(const CambiContext *s, const CambiSize *sz, const doub
 int ff_vmaf_cambi_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                         unsigned index, double dist, double src);
 
-#endif /* AVFILTER_VMAF_CAMBI_H */
+#endif /* AVFILTER_VMAF_FEATURES_CAMBI_H */

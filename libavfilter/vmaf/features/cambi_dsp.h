@@ -25,8 +25,8 @@
  * for the input picture of ff_vmaf_cambi_preprocess().
  */
 
-#ifndef AVFILTER_VMAF_CAMBI_DSP_H
-#define AVFILTER_VMAF_CAMBI_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_CAMBI_DSP_H
+#define AVFILTER_VMAF_FEATURES_CAMBI_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -211,4 +211,4 @@ double ff_vmaf_cambi_topk_mean(float *c, int w, int h, const uint8_t *mask,
                                ptrdiff_t mstride, double topk,
                                const FFVmafCambiTopk *st, uint32_t *tmp);
 
-#endif /* AVFILTER_VMAF_CAMBI_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_CAMBI_DSP_H */

@@ -22,8 +22,8 @@
  * extractor (ciede.c) and its GPU twin (gpu/ciede_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_CIEDE_H
-#define AVFILTER_VMAF_CIEDE_H
+#ifndef AVFILTER_VMAF_FEATURES_CIEDE_H
+#define AVFILTER_VMAF_FEATURES_CIEDE_H
 
 #include "ciede_dsp.h"
 #include "libavfilter/vmaf/collector.h"
@@ -43,4 +43,4 @@ int ff_vmaf_ciede_init(FFVmafFeature *f, const FFVmafGeometry *geo);
 int ff_vmaf_ciede_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                         unsigned index, double sum, int w, int h);
 
-#endif /* AVFILTER_VMAF_CIEDE_H */
+#endif /* AVFILTER_VMAF_FEATURES_CIEDE_H */

@@ -27,8 +27,8 @@
  * it, so keep -ffp-contract=off and the operation order.
  */
 
-#ifndef AVFILTER_VMAF_CIEDE_DSP_H
-#define AVFILTER_VMAF_CIEDE_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_CIEDE_DSP_H
+#define AVFILTER_VMAF_FEATURES_CIEDE_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -118,4 +118,4 @@ typedef struct FFVmafCiedeDSPContext {
 void ff_vmaf_ciede_dsp_init(FFVmafCiedeDSPContext *c, int bpc);
 void ff_vmaf_ciede_dsp_init_x86(FFVmafCiedeDSPContext *c, int bpc);
 
-#endif /* AVFILTER_VMAF_CIEDE_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_CIEDE_DSP_H */

@@ -22,8 +22,8 @@
  * CPU extractor (float_adm.c) and its GPU twin (gpu/float_adm_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_FLOAT_ADM_H
-#define AVFILTER_VMAF_FLOAT_ADM_H
+#ifndef AVFILTER_VMAF_FEATURES_FLOAT_ADM_H
+#define AVFILTER_VMAF_FEATURES_FLOAT_ADM_H
 
 #include "libavfilter/vmaf/collector.h"
 #include "libavfilter/vmaf/feature.h"
@@ -94,4 +94,4 @@ void ff_vmaf_float_adm_finish(const FloatADMContext *s, const FFVmafFloatADMRegi
 int ff_vmaf_float_adm_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                             unsigned index, const FFVmafFloatADMScale *res);
 
-#endif /* AVFILTER_VMAF_FLOAT_ADM_H */
+#endif /* AVFILTER_VMAF_FEATURES_FLOAT_ADM_H */

@@ -30,8 +30,8 @@
  * Float planes are row-major with strides in elements.
  */
 
-#ifndef AVFILTER_VMAF_FLOAT_DSP_H
-#define AVFILTER_VMAF_FLOAT_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_FLOAT_DSP_H
+#define AVFILTER_VMAF_FEATURES_FLOAT_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -354,4 +354,4 @@ typedef struct FFVmafFloatDSPContext {
 void ff_vmaf_float_dsp_init(FFVmafFloatDSPContext *c);
 void ff_vmaf_float_dsp_init_x86(FFVmafFloatDSPContext *c);
 
-#endif /* AVFILTER_VMAF_FLOAT_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_FLOAT_DSP_H */

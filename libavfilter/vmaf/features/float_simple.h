@@ -23,8 +23,8 @@
  * GPU twins (gpu/float_simple_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_FLOAT_SIMPLE_H
-#define AVFILTER_VMAF_FLOAT_SIMPLE_H
+#ifndef AVFILTER_VMAF_FEATURES_FLOAT_SIMPLE_H
+#define AVFILTER_VMAF_FEATURES_FLOAT_SIMPLE_H
 
 #include "libavfilter/vmaf/collector.h"
 #include "libavfilter/vmaf/feature.h"
@@ -120,4 +120,4 @@ void ff_vmaf_float_motion_blur(FloatMotionContext *s, unsigned index,
 int ff_vmaf_float_motion_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                                unsigned index, float motion);
 
-#endif /* AVFILTER_VMAF_FLOAT_SIMPLE_H */
+#endif /* AVFILTER_VMAF_FEATURES_FLOAT_SIMPLE_H */

@@ -22,8 +22,8 @@
  * CPU extractor (float_vif.c) and its GPU twin (gpu/float_vif_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_FLOAT_VIF_H
-#define AVFILTER_VMAF_FLOAT_VIF_H
+#ifndef AVFILTER_VMAF_FEATURES_FLOAT_VIF_H
+#define AVFILTER_VMAF_FEATURES_FLOAT_VIF_H
 
 #include "libavfilter/vmaf/collector.h"
 #include "libavfilter/vmaf/feature.h"
@@ -65,4 +65,4 @@ void ff_vmaf_float_vif_close(FFVmafFeature *f);
 int ff_vmaf_float_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                             unsigned index, const float *num, const float *den);
 
-#endif /* AVFILTER_VMAF_FLOAT_VIF_H */
+#endif /* AVFILTER_VMAF_FEATURES_FLOAT_VIF_H */

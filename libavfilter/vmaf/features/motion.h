@@ -23,8 +23,8 @@
  * the CPU extractor (motion.c) and its GPU twin (gpu/motion_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_MOTION_H
-#define AVFILTER_VMAF_MOTION_H
+#ifndef AVFILTER_VMAF_FEATURES_MOTION_H
+#define AVFILTER_VMAF_FEATURES_MOTION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ int ff_vmaf_motion_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
 void ff_vmaf_motion_keep_ref(MotionContext *s, unsigned index,
                              const uint8_t *luma, ptrdiff_t linesize);
 
-#endif /* AVFILTER_VMAF_MOTION_H */
+#endif /* AVFILTER_VMAF_FEATURES_MOTION_H */

@@ -32,8 +32,8 @@
  * y is then in Q8 of 8-bit units whatever the bit depth.
  */
 
-#ifndef AVFILTER_VMAF_MOTION_DSP_H
-#define AVFILTER_VMAF_MOTION_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_MOTION_DSP_H
+#define AVFILTER_VMAF_FEATURES_MOTION_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -112,4 +112,4 @@ uint64_t ff_vmaf_motion_sad_16(const uint8_t *prev, ptrdiff_t prev_stride,
                                const uint8_t *cur, ptrdiff_t cur_stride,
                                int w, int h, int bpc, int32_t *tmp);
 
-#endif /* AVFILTER_VMAF_MOTION_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_MOTION_DSP_H */

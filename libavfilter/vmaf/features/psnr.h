@@ -23,8 +23,8 @@
  * CPU extractor (psnr.c) and its GPU twin (gpu/psnr_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_PSNR_H
-#define AVFILTER_VMAF_PSNR_H
+#ifndef AVFILTER_VMAF_FEATURES_PSNR_H
+#define AVFILTER_VMAF_FEATURES_PSNR_H
 
 #include <stdint.h>
 
@@ -57,4 +57,4 @@ int ff_vmaf_psnr_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc);
 int ff_vmaf_psnr_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                        unsigned index, const uint64_t *sse, const int *w, const int *h);
 
-#endif /* AVFILTER_VMAF_PSNR_H */
+#endif /* AVFILTER_VMAF_FEATURES_PSNR_H */

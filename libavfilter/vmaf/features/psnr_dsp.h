@@ -17,8 +17,8 @@
  */
 
 
-#ifndef AVFILTER_VMAF_PSNR_DSP_H
-#define AVFILTER_VMAF_PSNR_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_PSNR_DSP_H
+#define AVFILTER_VMAF_FEATURES_PSNR_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,4 +62,4 @@ uint64_t ff_vmaf_sse_plane_16_avx2(const uint8_t *a, ptrdiff_t a_stride,
                                    const uint8_t *b, ptrdiff_t b_stride,
                                    int w, int h);
 
-#endif /* AVFILTER_VMAF_PSNR_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_PSNR_DSP_H */

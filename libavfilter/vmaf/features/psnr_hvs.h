@@ -22,8 +22,8 @@
  * extractor (psnr_hvs.c) and its GPU twin (gpu/psnr_hvs_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_PSNR_HVS_H
-#define AVFILTER_VMAF_PSNR_HVS_H
+#ifndef AVFILTER_VMAF_FEATURES_PSNR_HVS_H
+#define AVFILTER_VMAF_FEATURES_PSNR_HVS_H
 
 #include "libavfilter/vmaf/collector.h"
 #include "libavfilter/vmaf/feature.h"
@@ -60,4 +60,4 @@ static inline int ff_vmaf_psnr_hvs_blocks_y(int h)
 int ff_vmaf_psnr_hvs_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                            unsigned index, const float acc[3], const int count[3]);
 
-#endif /* AVFILTER_VMAF_PSNR_HVS_H */
+#endif /* AVFILTER_VMAF_FEATURES_PSNR_HVS_H */

@@ -28,8 +28,8 @@
  * keep it too.
  */
 
-#ifndef AVFILTER_VMAF_PSNR_HVS_DSP_H
-#define AVFILTER_VMAF_PSNR_HVS_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_PSNR_HVS_DSP_H
+#define AVFILTER_VMAF_FEATURES_PSNR_HVS_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -132,4 +132,4 @@ float ff_vmaf_psnr_hvs_block_error_avx2(float acc,
                                         unsigned live, const float csf[64],
                                         const float mask_tab[64]);
 
-#endif /* AVFILTER_VMAF_PSNR_HVS_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_PSNR_HVS_DSP_H */

@@ -22,8 +22,8 @@
  * extractors (speed.c) and their GPU twins (gpu/speed_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_SPEED_H
-#define AVFILTER_VMAF_SPEED_H
+#ifndef AVFILTER_VMAF_FEATURES_SPEED_H
+#define AVFILTER_VMAF_FEATURES_SPEED_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -91,4 +91,4 @@ void ff_vmaf_speed_temporal_keep(SpeedContext *s, const uint8_t *ref,
                                  ptrdiff_t ref_stride, const uint8_t *dis,
                                  ptrdiff_t dis_stride, unsigned nb_frames);
 
-#endif /* AVFILTER_VMAF_SPEED_H */
+#endif /* AVFILTER_VMAF_FEATURES_SPEED_H */

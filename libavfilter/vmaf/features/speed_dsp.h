@@ -33,8 +33,8 @@
  * with libvmaf's, so nothing here may be reassociated or fused.
  */
 
-#ifndef AVFILTER_VMAF_SPEED_DSP_H
-#define AVFILTER_VMAF_SPEED_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_SPEED_DSP_H
+#define AVFILTER_VMAF_FEATURES_SPEED_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -236,4 +236,4 @@ float ff_vmaf_speed_score(const FFVmafSpeedConfig *c,
                           const float *s_ref, const float *e_ref,
                           const float *s_dis, const float *e_dis);
 
-#endif /* AVFILTER_VMAF_SPEED_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_SPEED_DSP_H */

@@ -23,8 +23,8 @@
  * twins (gpu/ssim_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_SSIM_H
-#define AVFILTER_VMAF_SSIM_H
+#ifndef AVFILTER_VMAF_FEATURES_SSIM_H
+#define AVFILTER_VMAF_FEATURES_SSIM_H
 
 #include "libavfilter/vmaf/collector.h"
 #include "libavfilter/vmaf/feature.h"
@@ -75,4 +75,4 @@ void ff_vmaf_ms_ssim_close(FFVmafFeature *f);
 int  ff_vmaf_ms_ssim_write(FFVmafFeature *f, FFVmafFeatureCollector *fc, unsigned index,
                            const FFVmafSsimSums sums[FF_VMAF_MS_SSIM_SCALES]);
 
-#endif /* AVFILTER_VMAF_SSIM_H */
+#endif /* AVFILTER_VMAF_FEATURES_SSIM_H */

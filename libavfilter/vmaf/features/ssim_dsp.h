@@ -26,8 +26,8 @@
  * float storage) are part of the contract: they decide the bits.
  */
 
-#ifndef AVFILTER_VMAF_SSIM_DSP_H
-#define AVFILTER_VMAF_SSIM_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_SSIM_DSP_H
+#define AVFILTER_VMAF_FEATURES_SSIM_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -206,4 +206,4 @@ double ff_vmaf_ssim_max_db(int clip, int w, int h, int bpc);
 /** v in dB: min(-10 log10(1 - v), max_db). */
 double ff_vmaf_ssim_to_db(double v, double max_db);
 
-#endif /* AVFILTER_VMAF_SSIM_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_SSIM_DSP_H */

@@ -22,8 +22,8 @@
  * CPU extractor (vif.c) and its GPU twin (gpu/vif_gpu.c).
  */
 
-#ifndef AVFILTER_VMAF_VIF_H
-#define AVFILTER_VMAF_VIF_H
+#ifndef AVFILTER_VMAF_FEATURES_VIF_H
+#define AVFILTER_VMAF_FEATURES_VIF_H
 
 #include <stdint.h>
 
@@ -58,4 +58,4 @@ void ff_vmaf_vif_close(FFVmafFeature *f);
 int ff_vmaf_vif_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
                       unsigned index, const FFVmafVifAccum *acc);
 
-#endif /* AVFILTER_VMAF_VIF_H */
+#endif /* AVFILTER_VMAF_FEATURES_VIF_H */

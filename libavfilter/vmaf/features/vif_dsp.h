@@ -32,8 +32,8 @@
  * other implementations can be compared without any float tolerance.
  */
 
-#ifndef AVFILTER_VMAF_VIF_DSP_H
-#define AVFILTER_VMAF_VIF_DSP_H
+#ifndef AVFILTER_VMAF_FEATURES_VIF_DSP_H
+#define AVFILTER_VMAF_FEATURES_VIF_DSP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -161,4 +161,4 @@ typedef struct FFVmafVifDSPContext {
 void ff_vmaf_vif_dsp_init(FFVmafVifDSPContext *c);
 void ff_vmaf_vif_dsp_init_x86(FFVmafVifDSPContext *c);
 
-#endif /* AVFILTER_VMAF_VIF_DSP_H */
+#endif /* AVFILTER_VMAF_FEATURES_VIF_DSP_H */

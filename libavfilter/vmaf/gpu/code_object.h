@@ -26,8 +26,8 @@
  * offload bundle (ff_foo_hsaco_data), both embedded with bin2c.
  */
 
-#ifndef AVFILTER_HIP_CODE_OBJECT_H
-#define AVFILTER_HIP_CODE_OBJECT_H
+#ifndef AVFILTER_VMAF_GPU_CODE_OBJECT_H
+#define AVFILTER_VMAF_GPU_CODE_OBJECT_H
 
 #include "config.h"
 
@@ -74,4 +74,4 @@ typedef struct FFVmafGpuCode {
 /** Every code object, NULL-terminated. */
 extern const FFVmafGpuCode *const ff_vmaf_gpu_codes[];
 
-#endif /* AVFILTER_HIP_CODE_OBJECT_H */
+#endif /* AVFILTER_VMAF_GPU_CODE_OBJECT_H */

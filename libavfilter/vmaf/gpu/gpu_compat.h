@@ -28,8 +28,8 @@
  * atomics, which makes them independent of the order blocks finish in.
  */
 
-#ifndef AVFILTER_HIP_GPU_COMPAT_H
-#define AVFILTER_HIP_GPU_COMPAT_H
+#ifndef AVFILTER_VMAF_GPU_GPU_COMPAT_H
+#define AVFILTER_VMAF_GPU_GPU_COMPAT_H
 
 #if defined(__HIP__) || defined(__HIPCC__)
 #include <hip/hip_runtime.h>
@@ -86,4 +86,4 @@ __device__ static inline int gpu_mirror101(int i, int n)
     return i;
 }
 
-#endif /* AVFILTER_HIP_GPU_COMPAT_H */
+#endif /* AVFILTER_VMAF_GPU_GPU_COMPAT_H */

@@ -24,8 +24,8 @@
  * (gpu_simulated.c).
  */
 
-#ifndef AVFILTER_HIP_GPU_FUNCTIONS_H
-#define AVFILTER_HIP_GPU_FUNCTIONS_H
+#ifndef AVFILTER_VMAF_GPU_GPU_FUNCTIONS_H
+#define AVFILTER_VMAF_GPU_GPU_FUNCTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -143,4 +143,4 @@ typedef struct FFGpuRecorder {
 void ff_gpu_simulated_functions(GpuFunctions *fn);
 #define FF_GPU_SIMULATED_LAUNCH_ERROR 719  ///< as CUDA's "launch failed"
 
-#endif /* AVFILTER_HIP_GPU_FUNCTIONS_H */
+#endif /* AVFILTER_VMAF_GPU_GPU_FUNCTIONS_H */

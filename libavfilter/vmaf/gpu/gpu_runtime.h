@@ -30,8 +30,8 @@
  * calling thread (CUDA contexts and HIP devices are per thread).
  */
 
-#ifndef AVFILTER_HIP_GPU_RUNTIME_H
-#define AVFILTER_HIP_GPU_RUNTIME_H
+#ifndef AVFILTER_VMAF_GPU_GPU_RUNTIME_H
+#define AVFILTER_VMAF_GPU_GPU_RUNTIME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -181,4 +181,4 @@ int  ff_gpu_graph_make(FFGpu *g, FFGpuGraph *graph, const FFGpuWork *w);
 int  ff_gpu_graph_launch(FFGpu *g, FFGpuGraph graph, FFGpuStream s);
 int  ff_gpu_graph_free(FFGpu *g, FFGpuGraph *graph);
 
-#endif /* AVFILTER_HIP_GPU_RUNTIME_H */
+#endif /* AVFILTER_VMAF_GPU_GPU_RUNTIME_H */

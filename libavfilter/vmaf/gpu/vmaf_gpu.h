@@ -28,8 +28,8 @@
  * allocated at configuration and freed at close.
  */
 
-#ifndef AVFILTER_HIP_VMAF_GPU_H
-#define AVFILTER_HIP_VMAF_GPU_H
+#ifndef AVFILTER_VMAF_GPU_VMAF_GPU_H
+#define AVFILTER_VMAF_GPU_VMAF_GPU_H
 
 #include <stdatomic.h>
 
@@ -346,4 +346,4 @@ int  ff_vmaf_gpu_background(FFVmafGpu *g, void (*fn)(void *priv), void *priv);
 /** Wait until the work posted to the background thread has finished. */
 void ff_vmaf_gpu_background_wait(FFVmafGpu *g);
 
-#endif /* AVFILTER_HIP_VMAF_GPU_H */
+#endif /* AVFILTER_VMAF_GPU_VMAF_GPU_H */

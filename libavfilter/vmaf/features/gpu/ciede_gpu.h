@@ -25,8 +25,8 @@
  * and each row's summary.
  */
 
-#ifndef AVFILTER_HIP_CIEDE_GPU_H
-#define AVFILTER_HIP_CIEDE_GPU_H
+#ifndef AVFILTER_VMAF_FEATURES_GPU_CIEDE_GPU_H
+#define AVFILTER_VMAF_FEATURES_GPU_CIEDE_GPU_H
 
 #include <stdint.h>
 
@@ -52,4 +52,4 @@ typedef struct CiedeRow {
     int32_t special;        ///< values the host must see: marks, NaN, infinities, < 0
 } CiedeRow;
 
-#endif /* AVFILTER_HIP_CIEDE_GPU_H */
+#endif /* AVFILTER_VMAF_FEATURES_GPU_CIEDE_GPU_H */

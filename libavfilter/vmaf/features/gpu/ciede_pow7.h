@@ -37,8 +37,8 @@
  * functions.
  */
 
-#ifndef AVFILTER_HIP_CIEDE_POW7_H
-#define AVFILTER_HIP_CIEDE_POW7_H
+#ifndef AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_H
+#define AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_H
 
 #include <stdint.h>
 
@@ -179,4 +179,4 @@ CIEDE_POW7_FN float ff_ciede_powf7(float x, const FFCiedePowfTable *tab, int *un
     return r.f;
 }
 
-#endif /* AVFILTER_HIP_CIEDE_POW7_H */
+#endif /* AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_H */

@@ -16,8 +16,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#ifndef AVFILTER_HIP_CIEDE_POW7_TABLE_H
-#define AVFILTER_HIP_CIEDE_POW7_TABLE_H
+#ifndef AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_TABLE_H
+#define AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_TABLE_H
 
 #include "ciede_pow7.h"
 
@@ -29,4 +29,4 @@
  */
 int ff_ciede_powf_table(const FFCiedePowfTable **tab);
 
-#endif /* AVFILTER_HIP_CIEDE_POW7_TABLE_H */
+#endif /* AVFILTER_VMAF_FEATURES_GPU_CIEDE_POW7_TABLE_H */

@@ -48,8 +48,8 @@
  * Plain C as well as device code: the host tests use the same functions.
  */
 
-#ifndef AVFILTER_HIP_SSIM_SUM_H
-#define AVFILTER_HIP_SSIM_SUM_H
+#ifndef AVFILTER_VMAF_FEATURES_GPU_SSIM_SUM_H
+#define AVFILTER_VMAF_FEATURES_GPU_SSIM_SUM_H
 
 #include <stdint.h>
 
@@ -284,4 +284,4 @@ SSIM_SUM_FN int ff_ssim_sum_step(int64_t *a, double x, double inv, int neg)
     return 1;
 }
 
-#endif /* AVFILTER_HIP_SSIM_SUM_H */
+#endif /* AVFILTER_VMAF_FEATURES_GPU_SSIM_SUM_H */

@@ -21,8 +21,8 @@
  * Prototypes of the AVX2 kernels of the integer ADM (adm_avx2.c).
  */
 
-#ifndef AVFILTER_VMAF_X86_ADM_H
-#define AVFILTER_VMAF_X86_ADM_H
+#ifndef AVFILTER_VMAF_FEATURES_X86_ADM_H
+#define AVFILTER_VMAF_FEATURES_X86_ADM_H
 
 #include <stdint.h>
 
@@ -62,4 +62,4 @@ void ff_vmaf_adm_cm_row_s123_avx2(int64_t sum[3], const int32_t *const x[3],
 uint64_t ff_vmaf_adm_den_row_s0_avx2(const int16_t *o, int n);
 uint64_t ff_vmaf_adm_den_row_s123_avx2(const int32_t *o, int n, int p, int c);
 
-#endif /* AVFILTER_VMAF_X86_ADM_H */
+#endif /* AVFILTER_VMAF_FEATURES_X86_ADM_H */

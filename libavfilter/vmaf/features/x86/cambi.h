@@ -16,8 +16,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#ifndef AVFILTER_VMAF_X86_CAMBI_H
-#define AVFILTER_VMAF_X86_CAMBI_H
+#ifndef AVFILTER_VMAF_FEATURES_X86_CAMBI_H
+#define AVFILTER_VMAF_FEATURES_X86_CAMBI_H
 
 #include <stdint.h>
 
@@ -41,4 +41,4 @@ void ff_vmaf_cambi_hist_add_avx2(uint16_t *lanes, uint32_t *off, const uint16_t 
                                  uint32_t dummy, uint32_t base, int w);
 void ff_vmaf_cambi_hist_sub_avx2(uint16_t *lanes, const uint32_t *off, int w);
 
-#endif /* AVFILTER_VMAF_X86_CAMBI_H */
+#endif /* AVFILTER_VMAF_FEATURES_X86_CAMBI_H */

@@ -21,8 +21,8 @@
  * Prototypes of the AVX2 float-family kernels (float_dsp.h).
  */
 
-#ifndef AVFILTER_VMAF_X86_FLOAT_SIMD_H
-#define AVFILTER_VMAF_X86_FLOAT_SIMD_H
+#ifndef AVFILTER_VMAF_FEATURES_X86_FLOAT_SIMD_H
+#define AVFILTER_VMAF_FEATURES_X86_FLOAT_SIMD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,4 +55,4 @@ void ff_vmaf_float_filter2d_avx2(float *dst, ptrdiff_t dst_stride,
                                  const float *src, ptrdiff_t src_stride,
                                  int w, int h, const float *k, int n, float *tmp);
 
-#endif /* AVFILTER_VMAF_X86_FLOAT_SIMD_H */
+#endif /* AVFILTER_VMAF_FEATURES_X86_FLOAT_SIMD_H */

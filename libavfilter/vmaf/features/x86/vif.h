@@ -16,8 +16,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#ifndef AVFILTER_VMAF_X86_VIF_H
-#define AVFILTER_VMAF_X86_VIF_H
+#ifndef AVFILTER_VMAF_FEATURES_X86_VIF_H
+#define AVFILTER_VMAF_FEATURES_X86_VIF_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,4 +43,4 @@ void ff_vmaf_vif_decimate_avx512(uint16_t *dst, ptrdiff_t dst_stride,
                                  const uint8_t *src, ptrdiff_t src_stride,
                                  int w, int h, int bpc, int scale, void *tmp);
 
-#endif /* AVFILTER_VMAF_X86_VIF_H */
+#endif /* AVFILTER_VMAF_FEATURES_X86_VIF_H */
