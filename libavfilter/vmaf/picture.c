@@ -20,7 +20,7 @@
  * @file
  * Semi-planar and high-bit-packed pictures (NV12, P010, ...) turned into the
  * planar low-bit pictures the CPU extractors read. The GPU does the same on
- * the device (hip/unpack.hip); this is its reference.
+ * the device (gpu/unpack.hip); this is its reference.
  */
 
 #include "libavutil/common.h"

@@ -22,7 +22,7 @@
  * environment variables that tests set to drive the GPU paths on machines
  * without a GPU, or to make a real GPU fail where they choose.
  *
- * - VMAF_HIP_SIMULATE_GPU=1: a simulated GPU (hip/gpu_simulated.c) whose
+ * - VMAF_HIP_SIMULATE_GPU=1: a simulated GPU (gpu/gpu_simulated.c) whose
  *   kernels fail at the first frame;
  * - VMAF_HIP_SIMULATE_START_MS=N: the simulated GPU takes N ms to start;
  * - VMAF_HIP_GPU_FAIL_AT=N: the GPU path fails at frame N, to exercise

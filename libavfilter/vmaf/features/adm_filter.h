@@ -19,7 +19,7 @@
 /**
  * @file
  * The integer ADM's constants, shared by the C kernels (adm_dsp.c), their
- * SIMD versions (x86/adm_avx2.c) and the GPU kernels (hip/adm.hip): plain
+ * SIMD versions (x86/adm_avx2.c) and the GPU kernels (gpu/adm.hip): plain
  * macros, no includes, so that device compilers read it too.
  */
 

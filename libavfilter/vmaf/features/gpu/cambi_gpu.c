@@ -19,7 +19,7 @@
 /**
  * @file
  * The GPU twin of the CAMBI extractor: the pictures' integer stages, the
- * c-values and the exact top-k sums of every scale on the GPU (hip/cambi.hip),
+ * c-values and the exact top-k sums of every scale on the GPU (cambi.hip),
  * the scales' means and the scores on the host with cambi.c's code.
  *
  * The top-k sum is exact in units of 2^-24 unless it reaches 2^53 units (a

@@ -20,7 +20,7 @@
  * @file
  * The GPU twin of the float ADM extractor: the wavelet levels, decouple,
  * CSF, contrast masking and the per-row float sums of the cubes on the
- * GPU (hip/float_adm.hip); the rows added in row order, the norms and the
+ * GPU (float_adm.hip); the rows added in row order, the norms and the
  * scores on the host with the CPU extractor's code (float_adm.c).
  *
  * The decouple divides with the host CPU's reciprocal estimate (RCPSS,

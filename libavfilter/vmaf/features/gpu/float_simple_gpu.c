@@ -19,7 +19,7 @@
 /**
  * @file
  * The GPU twins of float_psnr, float_moment, float_ansnr and float_motion:
- * the per-frame sums on the GPU (hip/float_simple.hip), the scores on the
+ * the per-frame sums on the GPU (float_simple.hip), the scores on the
  * host with the CPU extractors' code (vmaf/float_*.c, float_simple.h).
  */
 

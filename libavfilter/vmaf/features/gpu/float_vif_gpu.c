@@ -20,7 +20,7 @@
  * @file
  * The GPU twin of the float VIF extractor: the pyramid, the statistics,
  * the information terms and their per-row float sums on the GPU
- * (hip/float_vif.hip); the rows added in row order and the scores on the
+ * (float_vif.hip); the rows added in row order and the scores on the
  * host with the CPU extractor's code (float_vif.c).
  *
  * vif_prescale stays on the CPU (its resampler has no kernel).

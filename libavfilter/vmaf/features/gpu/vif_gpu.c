@@ -19,7 +19,7 @@
 /**
  * @file
  * The GPU twin of the integer VIF extractor: the pyramid and the exact
- * per-scale sums on the GPU (hip/vif.hip), the scores on the host with
+ * per-scale sums on the GPU (vif.hip), the scores on the host with
  * the CPU extractor's code (vif.c).
  */
 
