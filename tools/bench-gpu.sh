@@ -29,7 +29,7 @@
 #                       wall time reported (default 3; the cpu runs: one)
 #   BENCH_DEADLINE      seconds after which the remaining runs are skipped
 #                       (default 480)
-#   BENCH_NO_GPU=1      no GPU: every "hip" run is made with backend=cpu
+#   BENCH_NO_GPU=1      no GPU: every "gpu" run is made with backend=cpu
 #                       (n_threads=1) instead and no GPU is sampled, so
 #                       that every path of this script runs on any machine
 set -u
@@ -64,9 +64,9 @@ model3d=$(cd "$models" 2>/dev/null && pwd)/vmaf_v1.0.16_3d0h.json
 if [ -n "${ENGINE_BENCH:-}" ]; then engine_bench=$ENGINE_BENCH
 elif [ -x "$(dirname "$ffmpeg")/engine_bench" ]; then engine_bench=$(dirname "$ffmpeg")/engine_bench
 else engine_bench=build/tests/engine_bench; fi
-# The GPU's role: backend=hip, or (BENCH_NO_GPU=1) one CPU thread, "cpu1".
+# The GPU's role: backend=gpu, or (BENCH_NO_GPU=1) one CPU thread, "cpu1".
 if [ "$no_gpu" = 1 ]; then gtag=cpu1 gbopt="backend=cpu:n_threads=1"
-else gtag=hip gbopt="backend=hip"; fi
+else gtag=gpu gbopt="backend=gpu"; fi
 extras='name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi'
 t_start=$(date +%s)
 tmo=240                                 # no single run may hang the whole
@@ -255,7 +255,7 @@ echo "== machine"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 echo "CPU: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1); memory: $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 if [ "$no_gpu" = 1 ]; then
-    echo "GPU: none used (BENCH_NO_GPU=1: the 'hip' runs are backend=cpu:n_threads=1)"
+    echo "GPU: none used (BENCH_NO_GPU=1: the 'gpu' runs are backend=cpu:n_threads=1)"
 else
     nvidia-smi -L 2>&1
     nvidia-smi --query-gpu=driver_version,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null |
@@ -374,7 +374,7 @@ else
             "$(sed -n 's/^gpu: //p' "$logs/engine_$name.txt")"
         [ -n "$o" ] || tail -n3 "$logs/engine_$name.txt" | sed 's/^/  ! /'
     }
-    if [ "$no_gpu" = 1 ]; then eo=(-B cpu -t 1); else eo=(-B hip); fi
+    if [ "$no_gpu" = 1 ]; then eo=(-B cpu -t 1); else eo=(-B gpu); fi
     for case in $cases; do
         case_params "$case" || continue
         case $case in

@@ -4,7 +4,7 @@
 # alone (model vmaf_v0.6.1) and VMAF with psnr, float_ssim, float_ms_ssim
 # and cambi (the set libvmaf's own timing tables use).
 #
-# Usage: tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=hip]
+# Usage: tools/bench.sh [ffmpeg] [extra filter options, e.g. backend=gpu]
 #
 # Environment: BENCH_SCALE multiplies the frame counts (default 1: 120,
 # 60 and 20 frames); BENCH_MT_FRAMES multiplies them again for runs of 4

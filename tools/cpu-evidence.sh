@@ -72,14 +72,14 @@ fi
 if [ "$what" != cpu ] && [ -x "$dir/engine_bench" ]; then  # gpu, engine, all
     echo "== engine capacity with the GPU (host frames in memory, uploaded each push)"
     t=$(nproc)
-    eb "1080p 8-bit VMAF"  -B hip -t $t -f 3000
-    eb "1080p 10-bit VMAF" -B hip -t $t -b 10 -f 2000
-    eb "4K 8-bit VMAF"     -B hip -t $t -s 3840x2160 -f 800
-    eb "1080p VMAF + 4 extras, $t threads" -B hip -t $t -f 600 -F "$extras"
+    eb "1080p 8-bit VMAF"  -B gpu -t $t -f 3000
+    eb "1080p 10-bit VMAF" -B gpu -t $t -b 10 -f 2000
+    eb "4K 8-bit VMAF"     -B gpu -t $t -s 3840x2160 -f 800
+    eb "1080p VMAF + 4 extras, $t threads" -B gpu -t $t -f 600 -F "$extras"
 fi
 
 if [ "$what" = gpu ] || [ "$what" = all ]; then
     echo "== the GPU with the CPU's features beside it: VMAF + psnr, float_ssim, float_ms_ssim, cambi"
     BENCH_THREADS=${BENCH_THREADS:-"1 $(nproc)"} BENCH_SCALE=${BENCH_SCALE:-2} BENCH_MT_FRAMES=${BENCH_MT_FRAMES:-4} \
-        BENCH_SIZES=hd CHECKASM=none tools/bench.sh "$ffmpeg" backend=hip
+        BENCH_SIZES=hd CHECKASM=none tools/bench.sh "$ffmpeg" backend=gpu
 fi

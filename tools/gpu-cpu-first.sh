@@ -5,7 +5,7 @@
 # one run, from raw 1080p 8-bit frames in tmpfs:
 #   1. short runs (-frames:v 1, 5, 25, 100), the median of 7 (5 past one
 #      frame): ffmpeg with no filter, vmaf_hip as it is, with cpu_first=0
-#      (the GPU started with the filter, as before), backend=hip and
+#      (the GPU started with the filter, as before), backend=gpu and
 #      backend=cpu;
 #   1b. inputs of 5, 25, 50 and 100 frames (-t), the median of 5: no filter,
 #      as it is (when the inputs end first, it finishes on the CPU or starts
@@ -61,7 +61,7 @@ for n in 1 5 25 100; do
     runs=$([ "$n" = 1 ] && echo 7 || echo 5)
     timed "$runs" "$n frame(s), no filter" "$dir/s.log" \
         "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -map 0 -map 1 -frames:v "$n" -f null -
-    for opt in "" ${EXTRA_OPTS:-} cpu_first=0 backend=hip backend=cpu; do
+    for opt in "" ${EXTRA_OPTS:-} cpu_first=0 backend=gpu backend=cpu; do
         timed "$runs" "$n frame(s), vmaf_hip${opt:+=$opt}" "$dir/s.log" \
             "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
             -lavfi "vmaf_hip${opt:+=$opt}" -frames:v "$n" -f null -

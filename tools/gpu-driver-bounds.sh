@@ -82,7 +82,7 @@ echo "== 4. ffmpeg ($F)"
 "$F" -v error -f rawvideo -s 1920x1080 -pix_fmt yuv420p -i "$dir/ref.yuv" -frames:v 600 -vf boxblur=1 \
     -f rawvideo -y "$dir/dis.yuv" || exit 1
 IN="-f rawvideo -s 1920x1080 -pix_fmt yuv420p -framerate 25"
-for run in "-map 0 -map 1" "-lavfi vmaf_hip=backend=hip" "-lavfi vmaf_hip=backend=hip:startup_buffer=0"; do
+for run in "-map 0 -map 1" "-lavfi vmaf_hip=backend=gpu" "-lavfi vmaf_hip=backend=gpu:startup_buffer=0"; do
     walls=""
     for i in 1 2 3 4 5; do
         s=$(date +%s%N)
@@ -112,11 +112,11 @@ procs() { # n loops options...
     done
     grep -h "GPU path, caller" "$dir/p1.log" | sed 's/^\[[^]]*\] /  process 1: /'
 }
-procs 1 0 -lavfi vmaf_hip=backend=hip
+procs 1 0 -lavfi vmaf_hip=backend=gpu
 for loops in 0 4; do
     procs 8 $loops -map 0 -map 1
-    procs 8 $loops -lavfi vmaf_hip=backend=hip
-    procs 8 $loops -lavfi vmaf_hip=backend=hip:startup_buffer=0
+    procs 8 $loops -lavfi vmaf_hip=backend=gpu
+    procs 8 $loops -lavfi vmaf_hip=backend=gpu:startup_buffer=0
 done
 
 echo

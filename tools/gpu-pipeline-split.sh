@@ -39,9 +39,9 @@ run() {
 }
 run "no filter (-map 0 -map 1)" -map 0 -map 1
 run "ffmpeg's psnr filter (two inputs, framesync)" -lavfi "[0:v][1:v]psnr"
-run "vmaf_hip=backend=hip, PSNR alone" -lavfi "vmaf_hip=backend=hip:model=:feature=name=psnr"
-run "vmaf_hip=backend=hip, VMAF" -lavfi "vmaf_hip=backend=hip"
-run "vmaf_hip=backend=hip, VMAF, n_threads=4" -lavfi "vmaf_hip=backend=hip:n_threads=4"
+run "vmaf_hip=backend=gpu, PSNR alone" -lavfi "vmaf_hip=backend=gpu:model=:feature=name=psnr"
+run "vmaf_hip=backend=gpu, VMAF" -lavfi "vmaf_hip=backend=gpu"
+run "vmaf_hip=backend=gpu, VMAF, n_threads=4" -lavfi "vmaf_hip=backend=gpu:n_threads=4"
 run "vmaf_hip=backend=cpu, PSNR alone, 1 thread" -lavfi "vmaf_hip=backend=cpu:model=:feature=name=psnr:n_threads=1"
 run "one graph, two outputs, no filter (one filter thread)" -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]"
 
@@ -51,8 +51,8 @@ run "one graph, two outputs, no filter (one filter thread)" -lavfi "[0:v]null[a]
 for f in "model=:feature=name=psnr" "" "model=path=${SPLIT_MODELS:-models}/vmaf_v1.0.16_3d0h.json" \
          "feature=name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi"; do
     case $f in *3d0h*) [ -f "${f#model=path=}" ] || continue ;; esac
-    echo "-- vmaf_hip=backend=hip${f:+:$f}, its verbose account:"
-    "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -lavfi "vmaf_hip=backend=hip${f:+:$f}" \
+    echo "-- vmaf_hip=backend=gpu${f:+:$f}, its verbose account:"
+    "$F" -v verbose $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -lavfi "vmaf_hip=backend=gpu${f:+:$f}" \
         -f null - 2>&1 | grep -E "per frame|GPU ready|were held" | sed 's/^\[[^]]*\] /   /'
 done
 
@@ -95,7 +95,7 @@ one_process() {
         $(( procs * mn * 1000 / ms ))
 }
 many "no filter" -map 0 -map 1
-one_process "vmaf_hip=backend=hip" "vmaf_hip=backend=hip"
-many "vmaf_hip=backend=hip" -lavfi "vmaf_hip=backend=hip"
-many "vmaf_hip=backend=hip, PSNR alone" -lavfi "vmaf_hip=backend=hip:model=:feature=name=psnr"
+one_process "vmaf_hip=backend=gpu" "vmaf_hip=backend=gpu"
+many "vmaf_hip=backend=gpu" -lavfi "vmaf_hip=backend=gpu"
+many "vmaf_hip=backend=gpu, PSNR alone" -lavfi "vmaf_hip=backend=gpu:model=:feature=name=psnr"
 rm -rf "$dir"

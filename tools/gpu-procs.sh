@@ -6,7 +6,7 @@
 #
 # For PROCS processes (default 8) of N frames each (default 600), the median
 # of REPEAT rounds (default 3), wall time of the slowest process:
-#   1. the floor (no filter), backend=hip, backend=hip:n_threads=2 (the
+#   1. the floor (no filter), backend=gpu, backend=gpu:n_threads=2 (the
 #      staging copies on 2 threads a process), the default (backend=auto:
 #      the CPU first while the driver starts) and the default with
 #      n_threads=2;
@@ -16,8 +16,8 @@
 #      (-stream_loop, default 4: 3,000 frames), where the driver's start
 #      weighs less;
 #   4. one process alone, as long, for its time and CPU time a pair;
-#   5. where nvidia-cuda-mps-control is found, backend=hip and the default
-#      over N frames, backend=hip (also with n_threads=2, and with the
+#   5. where nvidia-cuda-mps-control is found, backend=gpu and the default
+#      over N frames, backend=gpu (also with n_threads=2, and with the
 #      tunables) over the long runs, with the processes as clients of an
 #      MPS server started for the run (its pipe and log in the run's
 #      folder; stopped at the end): one GPU context for all of them instead
@@ -158,25 +158,25 @@ run() {
 if want 1; then
 echo "== 1. $P processes x $N frames of 1080p 8-bit VMAF, median of $R rounds"
 run "floor (no filter)" "" 0 -
-run "backend=hip" "" 0 "backend=hip"
-run "backend=hip:n_threads=2" "" 0 "backend=hip:n_threads=2"
+run "backend=gpu" "" 0 "backend=gpu"
+run "backend=gpu:n_threads=2" "" 0 "backend=gpu:n_threads=2"
 run "default (backend=auto)" "" 0 ""
 run "default, n_threads=2" "" 0 "n_threads=2"
 fi
 if want 2; then
 echo "== 2. the same, GLIBC_TUNABLES=$TUNE"
 run "floor (no filter)" "GLIBC_TUNABLES=$TUNE" 0 -
-run "backend=hip" "GLIBC_TUNABLES=$TUNE" 0 "backend=hip"
-run "backend=hip:n_threads=2" "GLIBC_TUNABLES=$TUNE" 0 "backend=hip:n_threads=2"
+run "backend=gpu" "GLIBC_TUNABLES=$TUNE" 0 "backend=gpu"
+run "backend=gpu:n_threads=2" "GLIBC_TUNABLES=$TUNE" 0 "backend=gpu:n_threads=2"
 run "default, n_threads=2" "GLIBC_TUNABLES=$TUNE" 0 "n_threads=2"
 fi
 if want 3; then
 echo "== 3. $P processes x $((N * (LOOPS + 1))) frames (-stream_loop $LOOPS), median of $R rounds"
 run "floor (no filter)" "" "$LOOPS" -
-run "backend=hip" "" "$LOOPS" "backend=hip"
-run "backend=hip:n_threads=2" "" "$LOOPS" "backend=hip:n_threads=2"
+run "backend=gpu" "" "$LOOPS" "backend=gpu"
+run "backend=gpu:n_threads=2" "" "$LOOPS" "backend=gpu:n_threads=2"
 run "floor, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" -
-run "backend=hip:n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=hip:n_threads=2"
+run "backend=gpu:n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=gpu:n_threads=2"
 fi
 if want 5; then
 echo "== 5. under MPS: the processes as clients of one MPS server"
@@ -189,11 +189,11 @@ else
         echo "skipped: the MPS server did not start"
         unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
     else
-        run "MPS: $N frames, backend=hip" "" 0 "backend=hip"
+        run "MPS: $N frames, backend=gpu" "" 0 "backend=gpu"
         run "MPS: $N frames, default (backend=auto)" "" 0 ""
-        run "MPS: $((N * (LOOPS + 1))) frames, backend=hip" "" "$LOOPS" "backend=hip"
-        run "MPS: $((N * (LOOPS + 1))) frames, backend=hip:n_threads=2" "" "$LOOPS" "backend=hip:n_threads=2"
-        run "MPS: $((N * (LOOPS + 1))) frames, n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=hip:n_threads=2"
+        run "MPS: $((N * (LOOPS + 1))) frames, backend=gpu" "" "$LOOPS" "backend=gpu"
+        run "MPS: $((N * (LOOPS + 1))) frames, backend=gpu:n_threads=2" "" "$LOOPS" "backend=gpu:n_threads=2"
+        run "MPS: $((N * (LOOPS + 1))) frames, n_threads=2, tunables" "GLIBC_TUNABLES=$TUNE" "$LOOPS" "backend=gpu:n_threads=2"
         grep -h -i "error\|fail" "$CUDA_MPS_LOG_DIRECTORY"/*.log 2>/dev/null | head -5
         mps_stop
     fi
@@ -204,5 +204,5 @@ if want 4; then
 echo "== 4. one process alone, $((N * (LOOPS + 1))) frames, median of $R rounds"
 P=1
 run "floor (no filter)" "" "$LOOPS" -
-run "backend=hip" "" "$LOOPS" "backend=hip"
+run "backend=gpu" "" "$LOOPS" "backend=gpu"
 fi

@@ -38,10 +38,10 @@ cu = ctypes.CDLL('libcuda.so.1'); d = ctypes.c_int(); c = ctypes.c_void_p()
 assert cu.cuInit(0) == 0 and cu.cuDeviceGet(ctypes.byref(d), 0) == 0
 assert cu.cuDevicePrimaryCtxRetain(ctypes.byref(c), d) == 0"
 five "ffmpeg, no filter" "$F" -v error $IN -i "$dir/ref.yuv" $IN -i "$dir/ref.yuv" -map 0 -map 1 -frames:v 1 -f null -
-five "ffmpeg, vmaf_hip=backend=hip" "$F" -v verbose $IN -i "$dir/ref.yuv" $IN -i "$dir/ref.yuv" \
-    -lavfi vmaf_hip=backend=hip -frames:v 1 -f null -
+five "ffmpeg, vmaf_hip=backend=gpu" "$F" -v verbose $IN -i "$dir/ref.yuv" $IN -i "$dir/ref.yuv" \
+    -lavfi vmaf_hip=backend=gpu -frames:v 1 -f null -
 grep -E "held|GPU ready|GPU released" "$dir/last.log" | sed 's/^\[[^]]*\] /   last run: /'
-five "ffmpeg, vmaf_hip=backend=hip:startup_buffer=0" "$F" -v verbose $IN -i "$dir/ref.yuv" $IN -i "$dir/ref.yuv" \
-    -lavfi vmaf_hip=backend=hip:startup_buffer=0 -frames:v 1 -f null -
+five "ffmpeg, vmaf_hip=backend=gpu:startup_buffer=0" "$F" -v verbose $IN -i "$dir/ref.yuv" $IN -i "$dir/ref.yuv" \
+    -lavfi vmaf_hip=backend=gpu:startup_buffer=0 -frames:v 1 -f null -
 grep -E "held|GPU ready|GPU released" "$dir/last.log" | sed 's/^\[[^]]*\] /   last run: /'
 rm -rf "$dir"
