@@ -12,7 +12,7 @@
 #      the filter, fps, the median of 3.
 # Each row gives the default's ratio to the faster explicit backend, and
 # whether the default's log (JSON: every frame's values and the pooled
-# ones) equals backend=cpu's and backend=hip's.
+# ones) equals backend=cpu's and backend=gpu's.
 #
 # Usage: tools/bench-default.sh <ffmpeg>
 # (SECTIONS="1 2 3" picks the parts, LENGTHS the runs of part 1, FRAMES
@@ -80,11 +80,11 @@ timed() {
     echo "${ms# }" > "$dir/ms"
     echo "$ms" | med
 }
-# verdict default hip cpu: the default's ratio to the faster backend
+# verdict default gpu cpu: the default's ratio to the faster backend
 verdict() {
     awk -v d="$1" -v h="$2" -v c="$3" -v lower="${4:-1}" 'BEGIN {
-        best = h < c ? h : c; name = h < c ? "hip" : "cpu"
-        if (!lower) { best = h > c ? h : c; name = h > c ? "hip" : "cpu"; r = best / d }
+        best = h < c ? h : c; name = h < c ? "gpu" : "cpu"
+        if (!lower) { best = h > c ? h : c; name = h > c ? "gpu" : "cpu"; r = best / d }
         else r = d / best
         printf "default/%s %.3f %s", name, r, r <= 1.05 ? "ok" : "SLOWER" }'
 }
@@ -92,7 +92,7 @@ verdict() {
 if want 1; then
     echo
     echo "== 1. inputs that end after n frames, 1080p 8-bit raw in tmpfs: wall ms of the process, median"
-    printf '%-22s %7s %7s %7s %7s  %s\n' run floor default hip cpu "verdict; values"
+    printf '%-22s %7s %7s %7s %7s  %s\n' run floor default gpu cpu "verdict; values"
     for n in $LENGTHS; do
         if [ "$n" = f1 ]; then
             lim="-frames:v 1"; t=120; label="-frames:v 1 of 3000"; R=5
@@ -103,17 +103,17 @@ if want 1; then
         src="$IN -stream_loop -1 -t $t"
         floor=$(timed "$R" "$dir/l.log" "$F" -v error $src -i "$dir/dis.yuv" $src -i "$dir/ref.yuv" \
                 -map 0 -map 1 $lim -f null -); fm=$(cat "$dir/ms")
-        for b in default hip cpu; do
+        for b in default gpu cpu; do
             o=$([ $b = default ] && echo "" || echo "backend=$b:")
             v=$(timed "$R" "$dir/l_$b.log" "$F" -v verbose $src -i "$dir/dis.yuv" $src -i "$dir/ref.yuv" \
-                -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/l_$b.json" $lim -f null -)
+                -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/l_$b.json" $lim -f null -)
             eval "t_$b=\$v; m_$b=\"\$(cat \$dir/ms)\""
         done
-        printf '%-22s %7d %7d %7d %7d  %s; default against cpu: %s, against hip: %s\n' "$label" \
-            "$floor" "$t_default" "$t_hip" "$t_cpu" "$(verdict "$t_default" "$t_hip" "$t_cpu")" \
+        printf '%-22s %7d %7d %7d %7d  %s; default against cpu: %s, against gpu: %s\n' "$label" \
+            "$floor" "$t_default" "$t_gpu" "$t_cpu" "$(verdict "$t_default" "$t_gpu" "$t_cpu")" \
             "$(same "$dir/l_cpu.json" "$dir/l_default.json" $lim)" \
-            "$(same "$dir/l_hip.json" "$dir/l_default.json" $lim)"
-        echo "    runs (ms): floor $fm; default $m_default; hip $m_hip; cpu $m_cpu"
+            "$(same "$dir/l_gpu.json" "$dir/l_default.json" $lim)"
+        echo "    runs (ms): floor $fm; default $m_default; gpu $m_gpu; cpu $m_cpu"
         echo "    default's last run: $(grep -E 'From frame|GPU is not started|stays on the CPU|Backends:' \
             "$dir/l_default.log" | sed 's/^\[[^]]*\] //' | tr '\n' ' ')"
     done
@@ -129,7 +129,7 @@ if want 2; then
         for i in 1 2 3 4 5 6 7 8; do
             if [ "$1" != floor ]; then
                 "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
-                    -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/p_$1_$i.json" -f null - \
+                    -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/p_$1_$i.json" -f null - \
                     > "$dir/p_$i.log" 2>&1 &
             else
                 "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -map 0 -map 1 \
@@ -139,16 +139,16 @@ if want 2; then
         wait
         echo $(( ($(date +%s%N) - s) / 1000000 ))
     }
-    for v in floor default hip cpu; do
+    for v in floor default gpu cpu; do
         ms=""
         for r in 1 2 3; do ms="$ms $(procs "$v")"; done
         eval "f_$v=\$(echo \$ms | med | awk '{ printf \"%d\", 8 * $N * 1000 / \$1 }')"
         eval "echo \"    $v runs (ms):\$ms\""
     done
-    printf '%-22s %7s %7s %7s %7s\n' "" floor default hip cpu
-    printf '%-22s %7d %7d %7d %7d  %s; default against cpu: %s, against hip: %s\n' "8 x $N frames" \
-        "$f_floor" "$f_default" "$f_hip" "$f_cpu" "$(verdict "$f_default" "$f_hip" "$f_cpu" 0)" \
-        "$(same "$dir/p_cpu_1.json" "$dir/p_default_8.json")" "$(same "$dir/p_hip_8.json" "$dir/p_default_1.json")"
+    printf '%-22s %7s %7s %7s %7s\n' "" floor default gpu cpu
+    printf '%-22s %7d %7d %7d %7d  %s; default against cpu: %s, against gpu: %s\n' "8 x $N frames" \
+        "$f_floor" "$f_default" "$f_gpu" "$f_cpu" "$(verdict "$f_default" "$f_gpu" "$f_cpu" 0)" \
+        "$(same "$dir/p_cpu_1.json" "$dir/p_default_8.json")" "$(same "$dir/p_gpu_8.json" "$dir/p_default_1.json")"
 fi
 
 if want 3; then
@@ -160,23 +160,23 @@ if want 3; then
         -x265-params log-level=error:crf=18 -y "$dir/ref265.mkv" &&
     "$F" -v error $IN -i "$dir/dis.yuv" -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast \
         -x265-params log-level=error:crf=30 -y "$dir/dis265.mkv" || exit 1
-    printf '%-22s %7s %7s %7s %7s  %s\n' run decode default hip cpu "default/decode; verdict"
+    printf '%-22s %7s %7s %7s %7s  %s\n' run decode default gpu cpu "default/decode; verdict"
     for c in 264:mp4:H.264 265:mkv:"HEVC 10-bit"; do
         e=${c%%:*}; x=${c#*:}; x=${x%%:*}; label=${c##*:}
         fps() { awk -v ms="$1" -v n="$N" 'BEGIN { printf "%d", n * 1000 / ms }'; }
         d=$(fps "$(timed 3 "$dir/d.log" "$F" -v error -i "$dir/dis$e.$x" -i "$dir/ref$e.$x" \
             -map 0 -map 1 -f null -)"); dm=$(cat "$dir/ms")
-        for b in default hip cpu; do
+        for b in default gpu cpu; do
             o=$([ $b = default ] && echo "" || echo "backend=$b:")
             v=$(fps "$(timed 3 "$dir/d_$b.log" "$F" -v verbose -i "$dir/dis$e.$x" -i "$dir/ref$e.$x" \
-                -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/d_$b.json" -f null -)")
+                -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/d_$b.json" -f null -)")
             eval "t_$b=\$v; m_$b=\"\$(cat \$dir/ms)\""
         done
         printf '%-22s %7d %7d %7d %7d  %s; %s; default against cpu: %s\n' "$label" "$d" \
-            "$t_default" "$t_hip" "$t_cpu" \
+            "$t_default" "$t_gpu" "$t_cpu" \
             "$(awk -v a="$t_default" -v d="$d" 'BEGIN { r = a / d; printf "%.3f %s", r, (r >= 0.9 ? "ok" : "COSTS MORE THAN 10%") }')" \
-            "$(verdict "$t_default" "$t_hip" "$t_cpu" 0)" "$(same "$dir/d_cpu.json" "$dir/d_default.json")"
-        echo "    runs (ms): decode $dm; default $m_default; hip $m_hip; cpu $m_cpu"
+            "$(verdict "$t_default" "$t_gpu" "$t_cpu" 0)" "$(same "$dir/d_cpu.json" "$dir/d_default.json")"
+        echo "    runs (ms): decode $dm; default $m_default; gpu $m_gpu; cpu $m_cpu"
         echo "    default's last run: $(grep -E 'From frame|GPU is not started|stays on the CPU|Backends:' \
             "$dir/d_default.log" | sed 's/^\[[^]]*\] //' | tr '\n' ' ')"
     done
