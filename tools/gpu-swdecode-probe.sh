@@ -1,0 +1,45 @@
+#!/bin/bash
+# What the filter costs a software decoder, by backend and thread count:
+# 600 frames of 1080p H.264 (libx264 veryfast, encoded here), the two
+# files decoded with no filter and with vmaf_hip in each variant, wall ms
+# of the whole process, 3 runs each, with the filter thread's own account
+# of its time per pair (-v verbose), and the user and system CPU time of a
+# run with and without the filter.
+#
+# Usage: tools/gpu-swdecode-probe.sh <ffmpeg>
+set -u
+# -h/--help and wrong arguments: show_help, usage.
+. "$(dirname "$0")/script-args.sh"
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -eq 1 ] || usage "one argument expected"
+F=$1
+case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
+    usage "no ffmpeg at '$F'"
+dir=${BENCH_DIR:-/dev/shm/vmaf-swdecode}
+mkdir -p "$dir" || exit 1
+trap 'rm -rf "$dir"' EXIT
+IN="-f rawvideo -s 1920x1080 -pix_fmt yuv420p -framerate 25"
+"$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v 600 -pix_fmt yuv420p -f rawvideo -y "$dir/ref.yuv"
+"$F" -v error $IN -i "$dir/ref.yuv" -vf avgblur=2,noise=alls=8:allf=t -f rawvideo -y "$dir/dis.yuv"
+"$F" -v error $IN -i "$dir/ref.yuv" -c:v libx264 -preset veryfast -crf 18 -y "$dir/r.mp4"
+"$F" -v error $IN -i "$dir/dis.yuv" -c:v libx264 -preset veryfast -crf 30 -y "$dir/d.mp4"
+t() { local s=$(date +%s%N); "$@" > "$dir/o.log" 2>&1 || echo -n "FAILED "; echo -n "$(( ($(date +%s%N) - s) / 1000000 )) "; }
+for v in none gpu gpu:n_threads=1 gpu:n_threads=2 gpu:n_threads=4 auto:cpu_first=0 auto auto:n_threads=2 cpu; do
+    echo -n "$v: "
+    for r in 1 2 3; do
+        if [ $v = none ]; then
+            t "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null -
+        else
+            t "$F" -v verbose -i "$dir/d.mp4" -i "$dir/r.mp4" -lavfi "vmaf_hip=backend=$v" -f null -
+        fi
+    done
+    echo
+    grep -E "caller's thread|From frame|held while" "$dir/o.log" | sed 's/^\[[^]]*\] /   /'
+done
+echo "== CPU time of a run: with backend=gpu, then without the filter"
+/usr/bin/time -f "%e s %U user %S sys" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" \
+    -lavfi vmaf_hip=backend=gpu -f null - 2>&1 | tail -1
+/usr/bin/time -f "%e s %U user %S sys" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" \
+    -map 0 -map 1 -f null - 2>&1 | tail -1
