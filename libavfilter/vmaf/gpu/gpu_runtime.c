@@ -315,8 +315,9 @@ void ff_gpu_warm_up(int device)
     pthread_mutex_unlock(&warm_join_lock);
 }
 
-/* Measured: cuInit 100-105 ms, the primary context 105-125 ms, the end of
- * a process that used them 90-100 ms more (doc/gpu-speed.md). */
+/* Measured on the H200 host: a process that starts the driver and its
+ * primary context and exits lives 316 ms, median of 7 (cuInit about 100
+ * ms, the context about 115: tools/results/gpu-driver-bounds-h200.txt). */
 #define GPU_START_COST_MS 300
 
 int ff_gpu_start_cost_ms(void)
