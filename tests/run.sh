@@ -520,6 +520,10 @@ EOF_CODECS
 
 . "$top/tests/gpu_fault.sh"
 
+# ---- catalogues on a Dask cluster: tools/vmaf-cluster ----
+
+. "$top/tests/cluster.sh"
+
 # ---- the encoder-tuning tools: CRF sweep, target search, plots ----
 
 sh "$top/tests/workflows.sh" "$ffmpeg" > "$build/workflows.log" 2>&1

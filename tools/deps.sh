@@ -25,7 +25,7 @@ small=${3:-}
 
 pkgs="build-essential xz-utils patch gawk diffutils nasm dpkg-dev pkg-config"
 if [ -z "$small" ]; then
-    pkgs="$pkgs libdav1d-dev libvpx-dev libaom-dev libsvtav1enc-dev python3-matplotlib"
+    pkgs="$pkgs libdav1d-dev libvpx-dev libaom-dev libsvtav1enc-dev python3-matplotlib python3-distributed"
     [ -n "$lgpl" ] || pkgs="$pkgs libx264-dev libx265-dev"
 fi
 

@@ -1,0 +1,178 @@
+# Sourced by tests/run.sh (uses $ffmpeg, $build, $top, pass, fail).
+# tools/vmaf-cluster on a Dask cluster of this machine: a manifest of six
+# pairs on a LocalCluster of two CPU worker processes, each pair's log equal
+# to a plain ffmpeg run's, one table row per pair and model; a rerun that
+# skips them; rows that fail (a missing file, a pair ffmpeg refuses, an
+# unknown option) with their error in the table while the others finish;
+# and a worker killed in the middle of a run, whose task is rerun on the
+# other worker with the same result. Skipped without Debian's
+# python3-distributed.
+
+cluster=$build/cluster
+rm -rf "$cluster"
+mkdir -p "$cluster"
+py=/usr/bin/python3
+vmaf_cluster() { "$py" "$top/tools/vmaf-cluster" --ffmpeg "$ffmpeg" -q "$@"; }
+
+if ! "$py" -c 'import distributed' 2> /dev/null; then
+    fail "cluster: no dask.distributed for $py (Debian's python3-distributed; make installs it)"
+else
+    # Six pairs: x264 encodes at three CRFs against a lossless source, one
+    # of them with two models, one with n_subsample, one 10-bit.
+    c_make() { "$ffmpeg" -hide_banner -nostdin -loglevel error -y "$@" > "$cluster/make.log" 2>&1; }
+    c_make -f lavfi -i testsrc2=s=320x180:r=25:d=2 -c:v ffv1 "$cluster/ref.mkv"
+    c_make -f lavfi -i testsrc2=s=320x180:r=25:d=2 -pix_fmt yuv420p10le -c:v ffv1 "$cluster/ref10.mkv"
+    for crf in 24 32 40; do
+        c_make -i "$cluster/ref.mkv" -c:v libx264 -crf $crf "$cluster/d$crf.mp4"
+    done
+    c_make -i "$cluster/ref10.mkv" -c:v libx265 -x265-params log-level=error -crf 30 "$cluster/d10.mkv"
+    c_make -f lavfi -i testsrc2=s=160x90:r=25:d=2 -c:v libx264 "$cluster/small.mp4"
+    cat > "$cluster/six.csv" <<EOF
+distorted,reference,model,options,name
+$cluster/d24.mp4,$cluster/ref.mkv,,,crf24
+$cluster/d32.mp4,$cluster/ref.mkv,version=vmaf_v0.6.1:name=a|version=vmaf_v0.6.1neg:name=b,,crf32-two
+$cluster/d40.mp4,$cluster/ref.mkv,,n_subsample=3,crf40-sub3
+$cluster/d40.mp4,$cluster/ref.mkv,,feature=name=psnr,crf40-psnr
+$cluster/d10.mkv,$cluster/ref10.mkv,,,hevc10
+$cluster/d24.mp4,$cluster/ref.mkv,version=vmaf_v0.6.1neg,,crf24-neg
+EOF
+    # The truth: each pair scored by one plain ffmpeg run.
+    c_truth() { # name model options
+        "$ffmpeg" -hide_banner -nostdin -loglevel error -y -i "$2" -i "$3" \
+            -lavfi "vmaf_hip=model=$(printf '%s' "$4" | sed 's/:/\\\\:/g')${5:+:$5}:backend=cpu:log_fmt=json:log_path=$cluster/truth-$1.json" \
+            -f null - > "$cluster/truth-$1.log" 2>&1
+    }
+    tail -n +2 "$cluster/six.csv" | while IFS=, read -r d r m o n; do
+        c_truth "$n" "$d" "$r" "${m:-version=vmaf_v0.6.1}" "$o"
+    done
+    c_same_logs() { # out-dir: every pair's log has the truth's frames and pooled values
+        "$py" - "$1" "$cluster" <<'EOF_PY'
+import json, os, sqlite3, sys
+out, d = sys.argv[1:3]
+db = sqlite3.connect(os.path.join(out, "results.sqlite"))
+rows = {(p, m): (s, mean, frames) for p, m, s, mean, frames in
+        db.execute("SELECT pair, model, status, mean, frames FROM results")}
+bad = []
+for name in ("crf24", "crf32-two", "crf40-sub3", "crf40-psnr", "hevc10", "crf24-neg"):
+    t = json.load(open(os.path.join(d, "truth-%s.json" % name)))
+    g = json.load(open(os.path.join(out, "logs", name + ".json")))
+    if g["frames"] != t["frames"] or g["pooled_metrics"] != t["pooled_metrics"]:
+        bad.append(name + ": log differs")
+    models = ("a", "b") if name == "crf32-two" else ("vmaf",)
+    for m in models:
+        s, mean, frames = rows.get((name, m), (None, None, None))
+        if s != "ok" or mean != t["pooled_metrics"][m]["mean"] or frames != len(t["frames"]):
+            bad.append("%s/%s: table row %s" % (name, m, (s, mean, frames)))
+if len(rows) != 7:
+    bad.append("%d rows, not 7" % len(rows))
+print("; ".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+EOF_PY
+    }
+    vmaf_cluster "$cluster/six.csv" -o "$cluster/out" --gpus none --cpu-workers 2 \
+        > "$cluster/six.log" 2>&1
+    rc=$?
+    if [ $rc = 0 ] && grep -q "6 pair(s) scored, 0 failed" "$cluster/six.log" &&
+       same=$(c_same_logs "$cluster/out"); then
+        pass "cluster: six pairs on a LocalCluster of two workers, each log a plain run's, one row per pair and model"
+    else
+        fail "cluster: six pairs on a LocalCluster (exit $rc; ${same:-}): $(tail -2 "$cluster/six.log")"
+    fi
+
+    # A rerun skips the pairs done, and leaves their logs and rows.
+    before=$(cksum "$cluster"/out/logs/*.json | sort)
+    vmaf_cluster "$cluster/six.csv" -o "$cluster/out" --gpus none --cpu-workers 2 \
+        > "$cluster/again.log" 2>&1
+    rc=$?
+    if [ $rc = 0 ] && grep -q "0 pair(s) scored, 0 failed, 0 refused, 6 skipped" "$cluster/again.log" &&
+       [ "$(cksum "$cluster"/out/logs/*.json | sort)" = "$before" ] && c_same_logs "$cluster/out" > /dev/null; then
+        pass "cluster: a rerun skips the six pairs done"
+    else
+        fail "cluster: a rerun (exit $rc): $(tail -2 "$cluster/again.log")"
+    fi
+
+    # Rows that cannot be scored: each has its error; the others finish.
+    cat > "$cluster/bad.csv" <<EOF
+distorted,reference,model,options,name
+$cluster/d24.mp4,$cluster/ref.mkv,,,good
+$cluster/nosuch.mp4,$cluster/ref.mkv,,,missing
+$cluster/small.mp4,$cluster/ref.mkv,,,sizes
+$cluster/d24.mp4,$cluster/ref.mkv,,nosuch_option=1,option
+EOF
+    vmaf_cluster "$cluster/bad.csv" -o "$cluster/bad" --gpus none --cpu-workers 2 \
+        > "$cluster/bad.log" 2>&1
+    rc=$?
+    table=$("$py" -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for r in db.execute("SELECT pair, status, error FROM results ORDER BY pair"):
+    print("%s|%s|%s" % (r[0], r[1], (r[2] or "").splitlines()[0] if r[2] else ""))' \
+        "$cluster/bad/results.sqlite" 2>&1)
+    if [ $rc = 1 ] && printf '%s\n' "$table" | grep -q "^good|ok|$" &&
+       printf '%s\n' "$table" | grep -q "^missing|error|no such file: .*nosuch.mp4" &&
+       printf '%s\n' "$table" | grep -q "^sizes|error|ffmpeg exited with" &&
+       printf '%s\n' "$table" | grep -q "^option|error|options: unknown option 'nosuch_option'" &&
+       grep -q "3 pair(s) of the manifest have no score" "$cluster/bad.log"; then
+        pass "cluster: a missing file, a pair ffmpeg refuses and an unknown option fail their rows, with their errors; the others finish; exit 1"
+    else
+        fail "cluster: rows that fail (exit $rc): $(printf '%s' "$table" | tr '\n' ';')"
+    fi
+
+    # A worker killed mid-run: a scheduler and two workers of their own,
+    # one killed (SIGKILL) while it scores; its task runs again on the other.
+    c_make -f lavfi -i testsrc2=s=320x180:r=25:d=12 -c:v ffv1 "$cluster/lref.mkv"
+    for crf in 24 32 40; do
+        c_make -i "$cluster/lref.mkv" -c:v libx264 -crf $crf "$cluster/l$crf.mp4"
+    done
+    cat > "$cluster/long.csv" <<EOF
+distorted,reference,model,options,name
+$cluster/l24.mp4,$cluster/lref.mkv,,feature=name=cambi|name=float_ms_ssim,crf24
+$cluster/l32.mp4,$cluster/lref.mkv,,feature=name=cambi|name=float_ms_ssim,crf32
+$cluster/l40.mp4,$cluster/lref.mkv,,feature=name=cambi|name=float_ms_ssim,crf40
+EOF
+    port=$((20000 + $$ % 20000))
+    (cd "$cluster" && exec dask-scheduler --host 127.0.0.1 --port $port --dashboard-address :0 \
+        > "$cluster/scheduler.log" 2>&1) &
+    sched=$!
+    wpids=""
+    for w in 1 2; do
+        (cd "$cluster" && PYTHONPATH="$top/tools" exec dask-worker tcp://127.0.0.1:$port \
+            --nthreads 1 --no-nanny --no-dashboard --name w$w > "$cluster/worker$w.log" 2>&1) &
+        wpids="$wpids $!"
+    done
+    sleep 3
+    vmaf_cluster "$cluster/long.csv" -o "$cluster/killed" --scheduler tcp://127.0.0.1:$port \
+        > "$cluster/killed.log" 2>&1 &
+    run=$!
+    killed=""
+    for i in $(seq 300); do
+        # The first task under way: kill the worker whose ffmpeg scores it.
+        for w in $wpids; do
+            if pgrep -P "$w" ffmpeg > /dev/null; then kill -9 "$w"; killed=$w; break; fi
+        done
+        [ -n "$killed" ] && break
+        sleep 0.1
+    done
+    { wait $run; } 2> /dev/null
+    rc=$?
+    kill $wpids $sched 2> /dev/null
+    { wait; } 2> /dev/null
+    for n in crf24 crf32 crf40; do
+        c_truth "k$n" "$cluster/l${n#crf}.mp4" "$cluster/lref.mkv" version=vmaf_v0.6.1 \
+            "feature=name=cambi|name=float_ms_ssim"
+    done
+    if [ -n "$killed" ] && [ $rc = 0 ] && grep -q "3 pair(s) scored, 0 failed" "$cluster/killed.log" &&
+       "$py" - "$cluster" <<'EOF_PY'
+import json, sys
+d = sys.argv[1]
+for n in ("crf24", "crf32", "crf40"):
+    t = json.load(open("%s/truth-k%s.json" % (d, n)))
+    g = json.load(open("%s/killed/logs/%s.json" % (d, n)))
+    assert g["frames"] == t["frames"] and g["pooled_metrics"] == t["pooled_metrics"], n
+EOF_PY
+    then
+        pass "cluster: a worker killed mid-run, its task rerun on the other, every log a plain run's"
+    else
+        fail "cluster: a worker killed mid-run (killed: ${killed:-none}; exit $rc): $(tail -2 "$cluster/killed.log")"
+    fi
+fi

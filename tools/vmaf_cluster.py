@@ -1,0 +1,244 @@
+"""Shared code of tools/vmaf-cluster: the tasks its workers run, the
+manifest, the results table. Imported by the workers too, so it holds no
+state of its own.
+
+usage: vmaf_cluster.py is a module with nothing to run: run tools/vmaf-cluster"""
+
+import csv
+import hashlib
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import time
+
+import vmaf_tune as vt
+
+# The environment variable that pins a worker to one GPU (the filter's
+# device= option); a worker without it scores on the CPU.
+DEVICE_ENV = "VMAF_CLUSTER_DEVICE"
+PROGRESS_TOPIC = "vmaf-cluster-frames"
+MANIFEST_KEYS = ("distorted", "reference", "model", "options", "name")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    pair        TEXT NOT NULL,   -- the manifest row's name
+    model       TEXT NOT NULL,   -- the model's name in the log ('vmaf' unless name= says)
+    distorted   TEXT NOT NULL,
+    reference   TEXT NOT NULL,
+    models      TEXT NOT NULL,   -- the filter's model option
+    options     TEXT NOT NULL,   -- the other filter options, as given
+    job         TEXT NOT NULL,   -- a hash of all of the above but model: a rerun skips a job done
+    status      TEXT NOT NULL,   -- 'ok' or 'error'
+    error       TEXT,            -- what went wrong, for 'error'
+    frames      INTEGER,         -- frames scored
+    mean        REAL,            -- the model's pooled scores
+    harmonic_mean REAL,
+    min         REAL,
+    max         REAL,
+    pooled      TEXT,            -- every pooled metric of the log, JSON
+    log_path    TEXT,            -- the pair's log (JSON)
+    version     TEXT,            -- the scoring tool's version (the log's)
+    host        TEXT,            -- where it ran
+    device      TEXT,            -- 'gpu N' or 'cpu'
+    wall_s      REAL,            -- the task's wall time
+    finished    TEXT,            -- UTC, ISO 8601
+    PRIMARY KEY (pair, model)
+);
+"""
+
+
+class ManifestError(Exception):
+    pass
+
+
+def read_manifest(path):
+    """Rows of a CSV (with a header) or JSON (a list of objects) manifest:
+    dicts with distorted, reference, model, options and name."""
+    try:
+        with open(path, newline="") as f:
+            if path.endswith(".json"):
+                rows = json.load(f)
+                if not isinstance(rows, list):
+                    raise ManifestError("%s: a JSON manifest is a list of objects" % path)
+            else:
+                rows = list(csv.DictReader(f))
+    except (OSError, ValueError) as e:
+        raise ManifestError("%s: %s" % (path, e))
+    out, names = [], set()
+    for i, r in enumerate(rows, 1):
+        if not isinstance(r, dict):
+            raise ManifestError("%s: row %d is not an object" % (path, i))
+        unknown = set(k for k in r if k) - set(MANIFEST_KEYS)
+        if unknown:
+            raise ManifestError("%s: row %d: unknown column %s (columns: %s)" %
+                                (path, i, ", ".join(sorted(unknown)), ", ".join(MANIFEST_KEYS)))
+        row = {k: (r.get(k) or "").strip() for k in MANIFEST_KEYS}
+        if not row["distorted"] or not row["reference"]:
+            raise ManifestError("%s: row %d: distorted and reference are required" % (path, i))
+        row["model"] = row["model"] or "version=vmaf_v0.6.1"
+        row["name"] = row["name"] or "%03d-%s" % (i, os.path.splitext(os.path.basename(row["distorted"]))[0])
+        if row["name"] in names:
+            raise ManifestError("%s: row %d: the name %s is used twice" % (path, i, row["name"]))
+        names.add(row["name"])
+        out.append(row)
+    return out
+
+
+def model_names(models):
+    """The names the log gives the models of a model option."""
+    names = []
+    for spec in models.split("|"):
+        name = "vmaf"
+        for kv in spec.split(":"):
+            if kv.startswith("name="):
+                name = kv[5:]
+        names.append(name)
+    return names
+
+
+def job_key(row):
+    text = json.dumps([row[k] for k in ("name", "distorted", "reference", "model", "options")])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def filter_options(ffmpeg):
+    """The option names vmaf_hip takes, from its help."""
+    out = vt.run([ffmpeg, "-hide_banner", "-h", "filter=vmaf_hip"], "reading vmaf_hip's options")
+    names = set()
+    for line in out.splitlines():
+        parts = line.split()
+        # Options are indented 3 spaces, their constants 5.
+        if line.startswith("   ") and not line.startswith("     ") and parts and \
+           len(parts) > 1 and parts[1].startswith("<"):
+            names.add(parts[0])
+    return names
+
+
+def check_options(options, known):
+    """'' or what is wrong with a row's options (key=value, ':'-separated)."""
+    if not options:
+        return ""
+    for kv in options.split(":"):
+        key = kv.split("=", 1)[0]
+        if "=" not in kv:
+            return "options: '%s' is not key=value" % kv
+        if key in ("model", "log_path", "log_fmt", "device"):
+            return "options: %s is set by the tool (the model column, the log, the worker's GPU)" % key
+        if key not in known:
+            return "options: unknown option '%s' of vmaf_hip" % key
+    return ""
+
+
+def _publish(pub, n):
+    if pub is not None and n:
+        pub.put(n)
+
+
+def score_pair(row, ffmpeg, out_dir):
+    """Run on a worker: score one manifest row; returns a dict for the table.
+    The log is written under another name and renamed once complete, so a
+    task that is lost and rerun elsewhere leaves the same file."""
+    start = time.time()
+    device = os.environ.get(DEVICE_ENV)
+    where = "gpu %s" % device if device is not None else "cpu"
+    result = dict(row=row, host=socket.gethostname(), device=where, status="error",
+                  error=None, frames=0, log_path=None, pooled=None, version=None)
+    try:
+        from distributed import Pub
+        pub = Pub(PROGRESS_TOPIC)
+    except Exception:  # no cluster around (a direct call)
+        pub = None
+    for key in ("distorted", "reference"):
+        if not os.path.isfile(row[key]):
+            result["error"] = "no such file: %s" % row[key]
+            result["wall_s"] = time.time() - start
+            return result
+    logs = os.path.join(out_dir, "logs")
+    os.makedirs(logs, exist_ok=True)
+    final = os.path.join(logs, row["name"] + ".json")
+    partial = "%s.%s.%d.part" % (final, socket.gethostname(), os.getpid())
+    backend = "device=%s" % device if device is not None else "backend=cpu"
+    # The model option's own ':' are escaped twice: for the graph, then the filter.
+    opts = [o for o in ("model=" + row["model"].replace(":", "\\\\:"), row["options"], backend,
+                        "log_fmt=json", "log_path=" + partial) if o]
+    cmd = [ffmpeg, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-progress", "pipe:1",
+           "-i", row["distorted"], "-i", row["reference"],
+           "-lavfi", "vmaf_hip=" + ":".join(opts), "-f", "null", "-"]
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+    except OSError as e:
+        result["error"] = "cannot run %s: %s" % (ffmpeg, e)
+        return result
+    seen = 0
+    for line in p.stdout:
+        if line.startswith("frame="):
+            try:
+                n = int(line[6:])
+            except ValueError:
+                continue
+            _publish(pub, n - seen)
+            seen = max(seen, n)
+    err = p.stderr.read()
+    rc = p.wait()
+    result["wall_s"] = time.time() - start
+    if rc != 0 or not os.path.exists(partial):
+        tail = "\n".join(err.strip().splitlines()[:4]) or "(no message)"
+        result["error"] = "ffmpeg exited with %d: %s" % (rc, tail)
+        if os.path.exists(partial):
+            os.unlink(partial)
+        return result
+    os.replace(partial, final)
+    with open(final) as f:
+        log = json.load(f)
+    result.update(status="ok", frames=len(log.get("frames", [])), log_path=final,
+                  pooled=log.get("pooled_metrics", {}), version=log.get("version"))
+    return result
+
+
+def open_table(path):
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)
+    return db
+
+
+def done_jobs(db):
+    """The jobs whose every row is 'ok' and whose log is still there."""
+    done = {}
+    for job, status, log in db.execute("SELECT job, status, log_path FROM results"):
+        ok = status == "ok" and log and os.path.exists(log)
+        done[job] = done.get(job, True) and ok
+    return {j for j, ok in done.items() if ok}
+
+
+def record(db, result, error=None):
+    """The table's rows of one task's result (one per model)."""
+    row = result["row"] if result else None
+    status = result["status"] if result and not error else "error"
+    error = error or (result or {}).get("error")
+    finished = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    pooled = (result or {}).get("pooled") or {}
+    db.execute("DELETE FROM results WHERE pair = ?", (row["name"],))
+    for model in model_names(row["model"]):
+        m = pooled.get(model, {}) if status == "ok" else {}
+        db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (row["name"], model, row["distorted"], row["reference"], row["model"],
+                    row["options"], job_key(row), status, error, result.get("frames", 0),
+                    m.get("mean"), m.get("harmonic_mean"), m.get("min"), m.get("max"),
+                    json.dumps(pooled) if status == "ok" else None, result.get("log_path"),
+                    result.get("version"), result.get("host"), result.get("device"),
+                    result.get("wall_s"), finished))
+    db.commit()
+
+
+if __name__ == "__main__":
+    # Nothing to run by itself: -h/--help prints the docstring above, anything
+    # else its usage line, on stderr.
+    import sys
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        sys.exit(0)
+    sys.stderr.write(__doc__.strip().splitlines()[-1] + "\n")
+    sys.exit(2)
