@@ -5,6 +5,8 @@
 #   make tests           the test programs only (build/tests; make check builds them)
 #   make demo            score a built-in test pattern against a blurred copy
 #   make bench           frames per second at 576x324, 1080p and 4K
+#   make patches         the project as a git format-patch series against the
+#                        FFmpeg source the build uses (PATCHES=<dir>)
 #
 # Overrides: FFMPEG_VERSION=9.0.2|8.1.2, FFMPEG_TARBALL=<file.tar.xz>,
 # FFMPEG_SRC=<tree> (never modified: it is copied), FFMPEG_CONFIGURE_EXTRA=...,
@@ -262,8 +264,31 @@ demo: all
 bench: all
 	@bash tools/bench.sh
 
+# ---- the patch series: the filter carried into an FFmpeg tree with git am ----
+#
+# The overlay's own result on the same source as the build (tarball or tree),
+# committed piece by piece by tools/patch-series.sh and written with
+# git format-patch; applied to that release it gives $(SRCTREE) byte for
+# byte (tests/patches.sh checks it in make check).
+
+PATCHES ?= $(BUILD)/patches
+ifneq ($(FFMPEG_SRC),)
+PRISTINE := $(FFMPEG_SRC)
+else ifneq ($(FFMPEG_TARBALL),)
+PRISTINE := $(FFMPEG_TARBALL)
+else
+PRISTINE := $(CACHE)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz
+endif
+
+patches:
+	@mkdir -p $(TMPDIR)
+ifeq ($(FFMPEG_SRC)$(FFMPEG_TARBALL),)
+	@sh tools/fetch-ffmpeg.sh $(FFMPEG_VERSION) $(CACHE)
+endif
+	@sh tools/patch-series.sh $(PRISTINE) $(PATCHES)
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-ffmpeg tests test-programs check demo bench clean FORCE
+.PHONY: all build-ffmpeg tests test-programs check demo bench patches clean FORCE
 FORCE:
