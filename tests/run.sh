@@ -540,6 +540,20 @@ grep -q '^PASS ' "$build/workflows.log" || { fail "workflows: no check ran"; tai
 
 . "$top/tests/build.sh"
 
+# ---- the patch series (make patches): applies to the release, gives this build's tree ----
+
+sh "$top/tests/patches.sh" "$build" > "$build/patches.log" 2>&1
+while IFS= read -r line; do
+    case $line in
+    "PASS "*) pass "patches: ${line#PASS }" ;;
+    "FAIL "*) fail "patches: ${line#FAIL }" ;;
+    "SKIP "*) echo "patches: skipped: ${line#SKIP }" ;;
+    *" passed, "*" failed") ;;
+    *) printf '    %s\n' "$line" ;;
+    esac
+done < "$build/patches.log"
+grep -Eq '^(PASS|SKIP) ' "$build/patches.log" || { fail "patches: no check ran"; tail -5 "$build/patches.log"; }
+
 . "$top/tests/robust_logs.sh"
 . "$top/tests/log_cases.sh"
 sh "$top/tests/fuzz/run.sh" "$build" > "$build/fuzz.log" 2>&1; while IFS= read -r line; do case $line in "PASS "*) pass "fuzz: ${line#PASS }" ;; "FAIL "*) fail "fuzz: ${line#FAIL }" ;; "fuzz: "*) echo "$line" ;; esac; done < "$build/fuzz.log"
