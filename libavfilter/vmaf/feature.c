@@ -18,6 +18,7 @@
 
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,7 @@ int ff_vmaf_feature_alloc(FFVmafFeature **pf, const FFVmafExtractor *ex,
     f->ex          = ex;
     f->log_ctx     = log_ctx;
     f->frame_delay = ex->frame_delay;
+    f->sum_end     = UINT_MAX;
     f->step        = -1;
     f->priv    = av_mallocz(ex->priv_size ? ex->priv_size : 1);
     if (!f->priv) {
@@ -310,9 +312,42 @@ int ff_vmaf_feature_clone(FFVmafFeature **pdst, const FFVmafFeature *src)
     }
     memcpy(f->suffix, src->suffix, sizeof(f->suffix));
     f->frame_delay = src->frame_delay;
+    f->sum_first   = src->sum_first;
+    f->sum_end     = src->sum_end;
     f->rank        = src->rank;
     *pdst = f;
     return 0;
+}
+
+int ff_vmaf_feature_options(const FFVmafFeature *f, char *buf, size_t size)
+{
+    buf[0] = 0;
+    for (const FFVmafOption *o = f->ex->options; o && o->name; o++) {
+        const void *p = option_ptr(f, o);
+        const char *sep = buf[0] ? ":" : "";
+
+        switch (o->type) {
+        case FF_VMAF_OPT_BOOL:
+        case FF_VMAF_OPT_INT:
+            av_strlcatf(buf, size, "%s%s=%d", sep, o->name, *(const int *)p);
+            break;
+        case FF_VMAF_OPT_DOUBLE:
+            /* Hexadecimal: strtod() reads back the very same double. */
+            av_strlcatf(buf, size, "%s%s=%a", sep, o->name, *(const double *)p);
+            break;
+        case FF_VMAF_OPT_STRING: {
+            const char *s = *(char *const *)p;
+            if (!s)
+                break;
+            /* The list's separators cannot be escaped. */
+            if (strpbrk(s, ":="))
+                return AVERROR(EINVAL);
+            av_strlcatf(buf, size, "%s%s=%s", sep, o->name, s);
+            break;
+        }
+        }
+    }
+    return strlen(buf) + 1 < size ? 0 : AVERROR(ENOSPC);
 }
 
 void ff_vmaf_feature_free(FFVmafFeature **pf)

@@ -33,6 +33,7 @@
 #define AVFILTER_VMAF_FEATURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "picture.h"
 
@@ -103,6 +104,16 @@ typedef struct FFVmafExtractor {
      * are final (integer motion2 needs the next frame: 1).
      */
     int frame_delay;
+    /**
+     * The frames around a frame whose pictures its values depend on,
+     * through the state the extractor carries from frame to frame, for the
+     * options of instance f (set, before init): *before earlier frames
+     * (motion compares a reference frame with the previous one: 1), *after
+     * later ones (motion2 needs the next frame's motion: 1). A chunk of a
+     * stream scored on its own is fed these frames around its own, so that
+     * its values are those of the whole run. NULL: none.
+     */
+    void (*context)(const FFVmafFeature *f, int *before, int *after);
 
     /**
      * Called once the stream geometry is known; options are already set.
@@ -166,6 +177,19 @@ typedef struct FFVmafExtractor {
     int  (*from_cpu)(FFVmafFeature *f, unsigned first);
     /** GPU twins: the CPU extractor of the same name. */
     const struct FFVmafExtractor *cpu;
+
+    /**
+     * Extractors with sequence-level values (aggregates, written at flush):
+     * the integer sums they are made of, over the frames
+     * [sum_first, sum_end) of FFVmafFeature, so that chunks of a stream
+     * scored apart merge into the aggregates of the whole run. get_sums()
+     * writes up to max of them and returns how many; add_sums() adds
+     * another chunk's (nb of them, as get_sums() gave them) before flush().
+     * flush() writes only aggregates when no frame was extracted. NULL: no
+     * aggregate.
+     */
+    int  (*get_sums)(const FFVmafFeature *f, uint64_t *sums, int max);
+    int  (*add_sums)(FFVmafFeature *f, const uint64_t *sums, int nb);
 } FFVmafExtractor;
 
 struct FFVmafFeature {
@@ -175,6 +199,12 @@ struct FFVmafFeature {
     char suffix[256];
     /** ex->frame_delay, or less for this configuration (set by init). */
     int frame_delay;
+    /**
+     * The frames whose values enter the sums behind aggregates
+     * (FFVmafExtractor.get_sums): [0, UINT_MAX) but in a chunk of a
+     * stream, whose context frames are left out (set by the engine).
+     */
+    unsigned sum_first, sum_end;
     /** The GPU ring, for GPU twins. */
     struct FFVmafGpu *gpu;
     /** GPU twins: the ring's lane (stream) its kernels are queued on. */
@@ -227,6 +257,14 @@ int ff_vmaf_feature_set_option(FFVmafFeature *f, const char *key,
 
 /** Recompute f->suffix after options changed. */
 void ff_vmaf_feature_update_suffix(FFVmafFeature *f);
+
+/**
+ * Every option of f as ff_vmaf_feature_alloc() reads them back, giving an
+ * instance with the same values ("name=value:...", doubles in hexadecimal).
+ * AVERROR(EINVAL) for a string that holds ':' or '=', AVERROR(ENOSPC) when
+ * buf is too small.
+ */
+int ff_vmaf_feature_options(const FFVmafFeature *f, char *buf, size_t size);
 
 void ff_vmaf_feature_free(FFVmafFeature **f);
 

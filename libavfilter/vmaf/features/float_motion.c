@@ -126,6 +126,15 @@ int ff_vmaf_float_motion_init(FFVmafFeature *f, const FFVmafGeometry *geo)
     return 0;
 }
 
+/* motion compares a frame's blurred reference with the previous one's, and
+ * motion2 takes the smaller of a frame's motion and the next frame's. */
+static void float_motion_context(const FFVmafFeature *f, int *before, int *after)
+{
+    const FloatMotionContext *s = f->priv;
+
+    *before = *after = s->force_zero ? 0 : 1;
+}
+
 /* Mean |prev - cur|: float sums per row, then a float sum of the rows. */
 static float mean_abs_diff(const float *prev, const float *cur, int w, int h)
 {
@@ -253,6 +262,7 @@ const FFVmafExtractor ff_vmaf_extractor_float_motion = {
     .flags       = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
     .provides    = ff_vmaf_float_motion_provides,
     .frame_delay = 1,
+    .context     = float_motion_context,
     .init        = ff_vmaf_float_motion_init,
     .extract     = float_motion_extract,
     .flush       = ff_vmaf_float_motion_flush,

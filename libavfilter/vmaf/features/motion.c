@@ -109,6 +109,27 @@ fail:
     return AVERROR(ENOMEM);
 }
 
+/*
+ * The sad of frame i compares its reference with that of frame i - st;
+ * motion2 of frame i takes the sad of frame i - st + 1 (when i - st + 1 >=
+ * m0) and of frame i + 1; motion3 with motion_moving_average averages with
+ * the previous frame's. So frame i's values need frames down to
+ * i - 2 * st + 1 (one more with the average) and up to i + 1; frames below
+ * m0 wait for frame m0 (their motion3 is its blended sad).
+ */
+static void motion_context(const FFVmafFeature *f, int *before, int *after)
+{
+    const MotionContext *s = f->priv;
+    int st = s->five_frame_window ? 2 : 1;
+
+    if (s->force_zero) {
+        *before = *after = 0;
+        return;
+    }
+    *before = 2 * st - 1 + !!s->moving_average;
+    *after  = st;
+}
+
 static double clamp_max(double x, double mx)
 {
     return x > mx ? mx : x;
@@ -272,6 +293,7 @@ const FFVmafExtractor ff_vmaf_extractor_motion = {
      * of frame 2. The table entry cannot depend on options, so take the
      * larger bound. */
     .frame_delay = 2,
+    .context   = motion_context,
     .init      = ff_vmaf_motion_init,
     .extract   = motion_extract,
     .flush     = ff_vmaf_motion_flush,

@@ -94,8 +94,11 @@ int ff_vmaf_psnr_write(FFVmafFeature *f, FFVmafFeatureCollector *fc,
         double mse;
         int ret;
 
-        s->sse_total[p] += sse[p];
-        s->n_total[p]   += n;
+        /* A chunk's context frames belong to its neighbours' sums. */
+        if (index >= f->sum_first && index < f->sum_end) {
+            s->sse_total[p] += sse[p];
+            s->n_total[p]   += n;
+        }
 
         mse = (double)sse[p] / (double)n;
         ret = ff_vmaf_feature_write(f, fc, psnr_names[p], index,
@@ -150,6 +153,35 @@ int ff_vmaf_psnr_flush(FFVmafFeature *f, FFVmafFeatureCollector *fc)
     return 0;
 }
 
+/* The aggregates' sums, per plane: the squared errors and the samples. */
+static int psnr_get_sums(const FFVmafFeature *f, uint64_t *sums, int max)
+{
+    const PSNRContext *s = f->priv;
+
+    if (!s->enable_apsnr)
+        return 0;
+    if (max < 2 * s->nb_planes)
+        return AVERROR(ENOSPC);
+    for (int p = 0; p < s->nb_planes; p++) {
+        sums[2 * p]     = s->sse_total[p];
+        sums[2 * p + 1] = s->n_total[p];
+    }
+    return 2 * s->nb_planes;
+}
+
+static int psnr_add_sums(FFVmafFeature *f, const uint64_t *sums, int nb)
+{
+    PSNRContext *s = f->priv;
+
+    if (nb != (s->enable_apsnr ? 2 * s->nb_planes : 0))
+        return AVERROR(EINVAL);
+    for (int p = 0; p < nb / 2; p++) {
+        s->sse_total[p] += sums[2 * p];
+        s->n_total[p]   += sums[2 * p + 1];
+    }
+    return 0;
+}
+
 const char *const ff_vmaf_psnr_provides[] = {
     "psnr_y", "psnr_cb", "psnr_cr", NULL
 };
@@ -169,4 +201,6 @@ const FFVmafExtractor ff_vmaf_extractor_psnr = {
     .init      = ff_vmaf_psnr_init,
     .extract   = psnr_extract,
     .flush     = ff_vmaf_psnr_flush,
+    .get_sums  = psnr_get_sums,
+    .add_sums  = psnr_add_sums,
 };

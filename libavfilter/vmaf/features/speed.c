@@ -351,6 +351,13 @@ static int speed_temporal_extract(FFVmafFeature *f, const FFVmafPicture *ref,
     return ff_vmaf_speed_temporal_write(f, fc, index, score);
 }
 
+/* Each score compares a frame with the previous one. */
+static void speed_temporal_context(const FFVmafFeature *f, int *before, int *after)
+{
+    *before = 1;
+    *after  = 0;
+}
+
 const char *const ff_vmaf_speed_temporal_provides[] = {
     TEMPORAL_NAME, NULL
 };
@@ -363,6 +370,7 @@ const FFVmafExtractor ff_vmaf_extractor_speed_temporal = {
      * is needed, in order, even when n_subsample skips the others. */
     .flags     = FF_VMAF_EXTRACTOR_TEMPORAL | FF_VMAF_EXTRACTOR_EVERY_FRAME,
     .provides  = ff_vmaf_speed_temporal_provides,
+    .context   = speed_temporal_context,
     .init      = ff_vmaf_speed_temporal_init,
     .extract   = speed_temporal_extract,
     .close     = ff_vmaf_speed_temporal_close,
