@@ -44,6 +44,7 @@ int ff_vmaf_engine_alloc(FFVmafEngine **pe, void *log_ctx)
     e->gpu_fail_at = ff_vmaf_test_gpu_fail_at();
     e->gpu_fail_collect_at = -1;
     e->frame_limit = UINT_MAX;
+    e->win_end     = UINT_MAX;
     for (int i = 0; i < RECENT_PAIRS; i++)
         e->recent[i].index = -1;
     if ((ret = ff_vmaf_collector_alloc(&e->fc)) < 0) {
@@ -79,6 +80,8 @@ void ff_vmaf_engine_free(FFVmafEngine **pe)
     ff_vmaf_engine_free_models(e);
     ff_vmaf_collector_free(&e->fc);
     av_dict_free(&e->nonfinite_keys);
+    av_freep(&e->model_cfg);
+    av_freep(&e->feature_cfg);
     av_freep(pe);
 }
 
@@ -368,7 +371,8 @@ int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
         const char *name = ff_vmaf_collector_key(e->fc, k);
         if (!strcmp(name, key) || !strcmp(ff_vmaf_feature_alias(name), key)) {
             unsigned nb_frames = ff_vmaf_engine_nb_frames(e);
-            int ret = ff_vmaf_pool(e->fc, k, method, nb_frames, e->step, result);
+            int ret = ff_vmaf_pool(e->fc, k, method, ff_vmaf_engine_first_scored(e),
+                                   FFMIN(nb_frames, e->win_end), e->step, result);
             if (ret >= 0)
                 ff_vmaf_engine_check_pooled(e, k, method, nb_frames, *result);
             return ret;
@@ -382,7 +386,17 @@ int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
                              const char *pairing_mode, const FFVmafPairingStats *pairing)
 {
     char backends[1024];
-    FFVmafLogInfo info = {
+    FFVmafLogInfo info;
+
+    if (fmt == FF_VMAF_LOG_CHUNK)
+        return ff_vmaf_engine_write_chunk(e, f, fps, pairing_mode, pairing);
+    /* libvmaf's formats number the frames of a run from its first. */
+    if (e->chunk) {
+        av_log(e->log_ctx, AV_LOG_ERROR, "A chunk of a run is logged in the chunk format "
+               "only.\n");
+        return AVERROR(EINVAL);
+    }
+    info = (FFVmafLogInfo) {
         .width     = e->geo.width,
         .height    = e->geo.height,
         .fps       = fps,

@@ -225,6 +225,40 @@ unsigned ff_vmaf_engine_nb_done(const FFVmafEngine *e);
 /** Whether frame index is scored (n_subsample) and so has values. */
 int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index);
 
+/**
+ * A run can be scored in chunks, each on its own (another process, another
+ * machine), and merged (vmaf-merge): a chunk scores frames [start, end) of
+ * the whole run and is pushed the frames around them whose state its
+ * values depend on, so that its values are the whole run's, bit for bit.
+ *
+ * The frames a chunk needs around its own, for the features added (after
+ * parsing; configure needs not have run): *before, the frames before its
+ * first (motion's previous reference frame: at least 1 with motion);
+ * *after, the frames after its last (motion2 needs the next frame's
+ * motion), unless the run ends first.
+ */
+void ff_vmaf_engine_chunk_context(const FFVmafEngine *e, int *before, int *after);
+
+/**
+ * Score a chunk: the first pair pushed is frame first of the whole run
+ * (counted from 0: n_subsample counts from there too), and only frames
+ * [start, end) of the run are scored, pooled and logged (end < 0: to the
+ * last pushed); the frames pushed around them only carry the features'
+ * state, and get no value. Engine indices still count from 0 at the first
+ * push. Before configure. AVERROR(EINVAL) when start < first or end <= start.
+ */
+int ff_vmaf_engine_set_chunk(FFVmafEngine *e, int64_t first, int64_t start, int64_t end);
+
+/**
+ * The last pair pushed is the last frame of the whole run (its inputs
+ * ended), not a frame where the pushing stopped (a chunk's, or an output
+ * that ended first): the chunk format says so, and how long the run is.
+ */
+void ff_vmaf_engine_mark_run_end(FFVmafEngine *e);
+
+/** Frames scored among those pooled (n_subsample, a chunk's frames). */
+unsigned ff_vmaf_engine_nb_scored(const FFVmafEngine *e);
+
 const FFVmafFeatureCollector *ff_vmaf_engine_results(const FFVmafEngine *e);
 
 int ff_vmaf_engine_nb_models(const FFVmafEngine *e);

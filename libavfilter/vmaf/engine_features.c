@@ -222,5 +222,8 @@ static int add_feature_entry(FFVmafEngine *e, const char *spec)
 
 int ff_vmaf_engine_parse_features(FFVmafEngine *e, const char *list)
 {
+    av_freep(&e->feature_cfg);
+    if (list && !(e->feature_cfg = av_strdup(list)))
+        return AVERROR(ENOMEM);
     return ff_vmaf_engine_parse_list(e, list, add_feature_entry);
 }

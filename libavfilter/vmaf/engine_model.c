@@ -163,6 +163,9 @@ static int add_model_entry(FFVmafEngine *e, const char *entry)
 
 int ff_vmaf_engine_parse_models(FFVmafEngine *e, const char *list)
 {
+    av_freep(&e->model_cfg);
+    if (list && !(e->model_cfg = av_strdup(list)))
+        return AVERROR(ENOMEM);
     return ff_vmaf_engine_parse_list(e, list, add_model_entry);
 }
 

@@ -54,7 +54,15 @@ int ff_vmaf_engine_cpu_features(const FFVmafEngine *e)
 
 int ff_vmaf_engine_is_scored(const FFVmafEngine *e, unsigned index)
 {
-    return index % e->step == 0;
+    /* n_subsample counts from the whole run's first frame. */
+    return index >= e->win_start && index < e->win_end &&
+           (e->chunk_first + index) % e->step == 0;
+}
+
+unsigned ff_vmaf_engine_first_scored(const FFVmafEngine *e)
+{
+    unsigned skip = (e->chunk_first + e->win_start) % e->step;
+    return e->win_start + (skip ? e->step - skip : 0);
 }
 
 int ff_vmaf_engine_runs_on(const FFVmafEngine *e, const FFVmafFeature *f, unsigned index)

@@ -29,6 +29,8 @@
 #ifndef AVFILTER_VMAF_ENGINE_STATE_H
 #define AVFILTER_VMAF_ENGINE_STATE_H
 
+#include <stdio.h>
+
 #include "libavutil/dict.h"
 #include "libavutil/frame.h"
 
@@ -63,6 +65,22 @@ struct FFVmafEngine {
     unsigned nb_pushed;
     unsigned frame_limit;       ///< frames [0, n) are pooled and logged (UINT_MAX: all)
     int configured, flushed;
+
+    /*
+     * A chunk of a longer run (ff_vmaf_engine_set_chunk()): the first pair
+     * pushed is frame chunk_first of the whole run, and only the frames
+     * [win_start, win_end) (engine indices, from 0 at the first push) are
+     * scored; those around them carry the temporal features' state. A
+     * whole run: 0, 0 and UINT_MAX.
+     */
+    int chunk;
+    uint64_t chunk_first;
+    unsigned win_start, win_end;
+    /** The last pair pushed is the whole run's last (its inputs ended). */
+    int run_ended;
+    /** The model and feature options parsed, as given: a chunk's file
+     *  names them, so that chunks of other options are not merged. */
+    char *model_cfg, *feature_cfg;
 
     /* GPU backend (engine_gpu.c) */
     enum FFVmafBackend backend;
@@ -170,6 +188,12 @@ int      ff_vmaf_engine_frames_full(const FFVmafEngine *e);
  * from frame index on. */
 void     ff_vmaf_engine_frames_cpu_from(FFVmafEngine *e, const FFVmafFeature *f, unsigned index);
 unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e);
+
+/** The first frame scored (n_subsample, a chunk's first frame). */
+unsigned ff_vmaf_engine_first_scored(const FFVmafEngine *e);
+/** Write the chunk format (vmaf/chunk.h) of the frames pooled (engine_chunk.c). */
+int  ff_vmaf_engine_write_chunk(const FFVmafEngine *e, FILE *f, double fps,
+                                const char *pairing_mode, const FFVmafPairingStats *pairing);
 
 /** Whether a feature that runs on the CPU scores frame index. */
 int  ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index);

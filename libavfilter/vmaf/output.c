@@ -39,6 +39,7 @@ static const char *const log_format_names[] = {
     [FF_VMAF_LOG_JSON] = "json",
     [FF_VMAF_LOG_CSV]  = "csv",
     [FF_VMAF_LOG_SUB]  = "sub",
+    [FF_VMAF_LOG_CHUNK] = "chunk",
 };
 
 int ff_vmaf_log_format_from_name(const char *name)
@@ -85,7 +86,7 @@ static void xml_attr_value(FILE *f, const char *s)
     }
 }
 
-static void json_string(FILE *f, const char *s)
+void ff_vmaf_write_json_string(FILE *f, const char *s)
 {
     putc('"', f);
     for (; *s; s++) {
@@ -170,7 +171,7 @@ static void write_xml(FILE *f, const FFVmafFeatureCollector *fc,
         fprintf(f, "\"");
         for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
             double v;
-            if (ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v) < 0)
+            if (ff_vmaf_pool(fc, k, m, 0, info->nb_frames, info->step, &v) < 0)
                 continue;
             ff_vmaf_format_value(num, sizeof(num), v);
             fprintf(f, " %s=\"%s\"", ff_vmaf_pool_method_name(m), num);
@@ -221,7 +222,7 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         fprintf(f, "  \"fps\": null,\n");
     if (info->backends) {
         fprintf(f, "  \"backends\": ");
-        json_string(f, info->backends);
+        ff_vmaf_write_json_string(f, info->backends);
         fprintf(f, ",\n");
     }
     if (info->pairing)
@@ -248,7 +249,7 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
             if (ff_vmaf_collector_read_at(fc, k, i, &v) < 0)
                 continue;
             fprintf(f, "        ");
-            json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+            ff_vmaf_write_json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
             fprintf(f, ": ");
             json_value(f, v, ++written == nb);
         }
@@ -259,11 +260,11 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
     fprintf(f, "  \"pooled_metrics\": {");
     for (int k = 0; k < nb_keys; k++) {
         fprintf(f, "%s\n    ", k ? "," : "");
-        json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
+        ff_vmaf_write_json_string(f, ff_vmaf_feature_alias(ff_vmaf_collector_key(fc, k)));
         fprintf(f, ": {\n");
         for (int m = 0; m < FF_VMAF_POOL_NB; m++) {
             double v = NAN;
-            ff_vmaf_pool(fc, k, m, info->nb_frames, info->step, &v);
+            ff_vmaf_pool(fc, k, m, 0, info->nb_frames, info->step, &v);
             fprintf(f, "      \"%s\": ", ff_vmaf_pool_method_name(m));
             if (!isfinite(v))
                 /* In the pooled block libvmaf keeps the line break. */
@@ -282,7 +283,7 @@ static void write_json(FILE *f, const FFVmafFeatureCollector *fc,
         if (isfinite(v))
             ff_vmaf_format_value(num, sizeof(num), v);
         fprintf(f, "%s\n    ", a ? "," : "");
-        json_string(f, key);
+        ff_vmaf_write_json_string(f, key);
         fprintf(f, ": %s", num);
     }
     fprintf(f, "\n  }\n");

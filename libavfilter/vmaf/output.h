@@ -43,6 +43,12 @@ enum FFVmafLogFormat {
     FF_VMAF_LOG_JSON,
     FF_VMAF_LOG_CSV,
     FF_VMAF_LOG_SUB,
+    /**
+     * Not libvmaf's: every value at full precision, for vmaf-merge to
+     * write the log of a run scored in chunks (vmaf/chunk.h). The engine
+     * writes it, not ff_vmaf_write_log().
+     */
+    FF_VMAF_LOG_CHUNK,
 };
 
 /** Exact, case-sensitive name lookup; -1 when unknown. */
@@ -51,11 +57,12 @@ const char *ff_vmaf_pool_method_name(enum FFVmafPoolMethod m);
 int ff_vmaf_log_format_from_name(const char *name);
 
 /**
- * Pool key_idx over frames 0, step, 2 * step, ... < nb_frames that hold a
- * value. AVERROR(ENOENT) when none does.
+ * Pool key_idx over frames first, first + step, ... < end that hold a
+ * value (a whole run: 0, step, 2 * step...; a chunk: its own frames).
+ * AVERROR(ENOENT) when none does.
  */
 int ff_vmaf_pool(const FFVmafFeatureCollector *fc, int key_idx,
-                 enum FFVmafPoolMethod method, unsigned nb_frames,
+                 enum FFVmafPoolMethod method, unsigned first, unsigned end,
                  unsigned step, double *result);
 
 typedef struct FFVmafLogInfo {
@@ -84,6 +91,9 @@ typedef struct FFVmafLogInfo {
 int ff_vmaf_write_log(FILE *f, enum FFVmafLogFormat fmt,
                       const FFVmafFeatureCollector *fc,
                       const FFVmafLogInfo *info);
+
+/** s as a JSON string, quoted and escaped. */
+void ff_vmaf_write_json_string(FILE *f, const char *s);
 
 /**
  * Print v as libvmaf does: "%.6f", or "%.16f" when the fraction is

@@ -47,7 +47,7 @@ const char *ff_vmaf_pool_method_name(enum FFVmafPoolMethod m)
 }
 
 int ff_vmaf_pool(const FFVmafFeatureCollector *fc, int key_idx,
-                 enum FFVmafPoolMethod method, unsigned nb_frames,
+                 enum FFVmafPoolMethod method, unsigned first, unsigned end,
                  unsigned step, double *result)
 {
     double acc = 0.0;
@@ -55,7 +55,8 @@ int ff_vmaf_pool(const FFVmafFeatureCollector *fc, int key_idx,
 
     if (!step)
         step = 1;
-    for (unsigned i = 0; i < nb_frames; i += step) {
+    /* In frame order, whatever the range: a sum's rounding depends on it. */
+    for (unsigned i = first; i < end; i += step) {
         double v;
         if (ff_vmaf_collector_read_at(fc, key_idx, i, &v) < 0)
             continue;
