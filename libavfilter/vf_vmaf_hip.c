@@ -47,6 +47,7 @@
 #include "filters.h"
 #include "formats.h"
 #include "video.h"
+#include "vmaf_hip_chunk.h"
 #include "vmaf_hip_input.h"
 #include "vmaf_hip_pairing.h"
 
@@ -66,6 +67,7 @@ typedef struct VMAFHIPContext {
     const AVClass *class;
     VMAFHIPPairing pairing;
     VMAFHIPInput input;
+    VMAFHIPChunk chunk;
 
     char *log_path;
     char *log_fmt;
@@ -106,7 +108,7 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_path",    "file to write the per-frame and pooled scores to",
         OFFSET(log_path),    AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt",     "log format: xml (default), json, csv or sub; needs log_path",
+    { "log_fmt",     "log format: xml (default), json, csv or sub, libvmaf's; or chunk, every value at full precision for vmaf-merge; needs log_path",
         OFFSET(log_fmt),     AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "pool",        "pooling of the printed score: min, mean or harmonic_mean",
         OFFSET(pool),        AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
@@ -152,6 +154,16 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(pairing.ts_sync_mode), AV_OPT_TYPE_INT, { .i64 = TS_DEFAULT }, TS_DEFAULT, TS_NEAREST, FLAGS, .unit = "ts_sync_mode" },
         { "default", "the reference frame at or before the distorted frame's timestamp", 0, AV_OPT_TYPE_CONST, { .i64 = TS_DEFAULT }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
         { "nearest", "the reference frame with the nearest timestamp",                   0, AV_OPT_TYPE_CONST, { .i64 = TS_NEAREST }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
+    /* Chunks: a run scored in parts, each on its own, merged by vmaf-merge
+     * (vmaf_hip_chunk.h). */
+    { "chunk_start", "score frames [chunk_start, chunk_end) of the run only (frame pairs, counted from 0), with the frames around them the temporal features need (-1: the whole run)",
+        OFFSET(chunk.start), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX / 4, FLAGS },
+    { "chunk_end",   "the run's frame after the chunk's last (-1: the run's end, where the inputs end)",
+        OFFSET(chunk.end),   AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX / 4, FLAGS },
+    { "chunk_first", "the run's frame that the inputs start at (they were seeked to it)",
+        OFFSET(chunk.first), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT64_MAX / 4, FLAGS },
+    { "chunk_first_time", "the presentation time of chunk_first's distorted frame, in seconds: the first pair's is checked against it",
+        OFFSET(chunk.first_time), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -231,11 +243,12 @@ static int finish_log(AVFilterContext *ctx)
     VMAFHIPContext *s = ctx->priv;
     unsigned pushed = ff_vmaf_engine_nb_pushed(s->engine);
     double secs = (s->end_time - ff_vmaf_scheduler_start_time(s->sched)) / 1e6;
-    FFVmafPairingStats pairing;
+    FFVmafPairingStats pairing, now;
 
     if (!s->log)
         return 0;
-    pairing = ff_vmaf_hip_pairing_stats(&s->pairing);
+    now = ff_vmaf_hip_pairing_stats(&s->pairing);
+    pairing = ff_vmaf_hip_chunk_pairing(&s->chunk, &now);
     return ff_vmaf_log_file_write(s->log, s->engine, s->log_format,
                                   secs > 0 ? pushed / secs : 0.0,
                                   ff_vmaf_hip_pairing_mode_name(s->pairing.mode),
@@ -322,6 +335,21 @@ static int pair_left(void *opaque, AVFrame *dist, const AVFrame *ref, int64_t in
     return emit_ready(ctx, EMIT_PER_PAIR);
 }
 
+/* The distorted frame of a pair before the frames a chunk needs: on to the
+ * output as it came, with the frames scored after it. */
+static int pass_unscored(AVFilterContext *ctx, AVFrame *dist)
+{
+    VMAFHIPContext *s = ctx->priv;
+    PendingFrame p = { dist, -1 };
+    int ret;
+
+    if ((ret = av_fifo_write(s->pending, &p, 1)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    return emit_ready(ctx, EMIT_PER_PAIR);
+}
+
 /* A distorted frame and its reference frame (the pairing's; NULL: none). */
 static int on_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, int ref_ended)
 {
@@ -329,6 +357,15 @@ static int on_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, int 
     int ret;
 
     s->ref_ended |= ref_ended;
+    if (ref) {
+        FFVmafPairingStats now = ff_vmaf_hip_pairing_stats(&s->pairing);
+        if ((ret = ff_vmaf_hip_chunk_pair(&s->chunk, ctx, dist, &now)) < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+        if (!ret)
+            return pass_unscored(ctx, dist);
+    }
     if ((ret = ff_vmaf_hip_input_check_frame(&s->input, ctx, dist, 0)) < 0 ||
         (ref && (ret = ff_vmaf_hip_input_check_frame(&s->input, ctx, ref, 1)) < 0)) {
         av_frame_free(&dist);
@@ -346,8 +383,8 @@ static av_cold int init(AVFilterContext *ctx)
      * log_path is an error instead of a log silently not written. */
     if ((ret = ff_vmaf_log_format_from_name(s->log_fmt ? s->log_fmt : "xml")) < 0) {
         av_log(ctx, AV_LOG_ERROR,
-               "Invalid log_fmt '%s': accepted values are xml, json, csv and sub.\n",
-               s->log_fmt);
+               "Invalid log_fmt '%s': accepted values are xml, json, csv and sub, libvmaf's "
+               "formats, and chunk, for vmaf-merge.\n", s->log_fmt);
         return AVERROR(EINVAL);
     }
     s->log_format = ret;
@@ -383,6 +420,10 @@ static av_cold int init(AVFilterContext *ctx)
     /* Names that clash, or that the log cannot hold, fail here rather than
      * at the first frame (or not at all). */
     if ((ret = ff_vmaf_engine_check_names(s->engine, s->log_path ? (int)s->log_format : -1)) < 0)
+        return ret;
+    /* A chunk's context is known once the features are. */
+    if ((ret = ff_vmaf_hip_chunk_init(&s->chunk, ctx, s->engine, !!s->log_path, s->log_format,
+                                      s->pairing.mode)) < 0)
         return ret;
 
     /* Create the log's file now so a bad path fails before any frame. */
@@ -468,6 +509,9 @@ static int activate(AVFilterContext *ctx)
 
     if ((ret = ff_vmaf_hip_pairing_activate(&s->pairing)) < 0)
         return ret;
+    /* A chunk with every pair it needs reads no further. */
+    if (s->chunk.stop)
+        ff_vmaf_hip_pairing_stop(&s->pairing);
     /* Counted here: the links are gone by the time uninit prints them. */
     for (int i = 0; i < 2; i++)
         s->frames_in[i] = ff_filter_link(ctx->inputs[i])->frame_count_in;
@@ -481,6 +525,13 @@ static int activate(AVFilterContext *ctx)
             av_log(ctx, AV_LOG_ERROR, "The %s input (input %d) ended without a single frame: "
                    "nothing to score.\n", i ? "reference" : "main (distorted)", i);
             return AVERROR(EINVAL);
+        }
+        /* The run's end, unless a chunk stopped reading; a chunk that did
+         * not get its frames writes no log. */
+        if (!s->chunk.stop &&
+            (ret = ff_vmaf_hip_chunk_inputs_ended(&s->chunk, ctx, s->engine)) < 0) {
+            ff_vmaf_log_file_set_aside(s->log);
+            return ret;
         }
         if ((ret = ff_vmaf_scheduler_release(s->sched, stream_flags(ctx))) < 0)
             return ret;
@@ -502,7 +553,7 @@ static void print_summary(AVFilterContext *ctx)
     VMAFHIPContext *s = ctx->priv;
     const FFVmafFeatureCollector *fc = ff_vmaf_engine_results(s->engine);
     unsigned pushed = ff_vmaf_engine_nb_frames(s->engine);
-    unsigned scored = (pushed + s->n_subsample - 1) / s->n_subsample;
+    unsigned scored = ff_vmaf_engine_nb_scored(s->engine);
     int nb_keys = ff_vmaf_collector_nb_keys(fc);
     char line[4096] = "", backends[1024];
     FFVmafPairingStats pairing;

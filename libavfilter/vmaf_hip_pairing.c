@@ -379,6 +379,12 @@ int ff_vmaf_hip_pairing_activate(VMAFHIPPairing *p)
     return ret;
 }
 
+void ff_vmaf_hip_pairing_stop(VMAFHIPPairing *p)
+{
+    if (!p->ended)
+        end_pairs(p);
+}
+
 void ff_vmaf_hip_pairing_close(VMAFHIPPairing *p)
 {
     if (p->mode != VMAF_HIP_PAIRING_FRAMESYNC)

@@ -106,6 +106,11 @@ int  ff_vmaf_hip_pairing_configure(VMAFHIPPairing *p, AVFilterContext *ctx,
                                    VMAFHIPPairCallback on_pair);
 /** The filter's activate: reads the inputs and hands on the pairs. */
 int  ff_vmaf_hip_pairing_activate(VMAFHIPPairing *p);
+/**
+ * No more pair is wanted (a chunk of a run has the frames it needs): the
+ * inputs are ended as if they had, by instant or index.
+ */
+void ff_vmaf_hip_pairing_stop(VMAFHIPPairing *p);
 /** After the scores of every frame have left: end the output. */
 void ff_vmaf_hip_pairing_close(VMAFHIPPairing *p);
 void ff_vmaf_hip_pairing_uninit(VMAFHIPPairing *p);
