@@ -1,6 +1,7 @@
 # vmaf_hip: build FFmpeg with the vmaf_hip filter, test it, benchmark it.
 #
 #   make                 fetch FFmpeg, overlay the project, build build/ffmpeg
+#                        (and build/vmaf-merge, which merges chunks of a run)
 #   make check           every test; the last line reads "N passed, N failed"
 #   make tests           the test programs only (build/tests; make check builds them)
 #   make demo            score a built-in test pattern against a blurred copy
@@ -247,6 +248,23 @@ $(TESTS_DIR)/lifecycle_test: $(TOP)/tests/lifecycle_test.c $(LC_ARCHIVES) $(TEST
 	$(call test_cc,-std=c11 -O2 -I$(OBJDIR) -I$(SRCTREE),$<,$(LC_LINK) $(TEST_LIBS))
 
 -include $(wildcard $(TESTS_DIR)/*.d)
+
+# ---- vmaf-merge: the log of a run scored in chunks (log_fmt=chunk) ----
+#
+# Linked with the engine's objects, as the test programs are: the merged
+# log is written and pooled by the very code that writes a single run's.
+
+MERGE_SRCS := $(wildcard $(TOP)/tools/merge/*.c)
+
+all: vmaf-merge
+vmaf-merge: build-ffmpeg
+	@$(MAKE) --no-print-directory $(BUILD)/vmaf-merge
+
+$(BUILD)/vmaf-merge: $(MERGE_SRCS) $(ENGINE_OBJS) $(LIBAVUTIL) $(TESTS_DIR)/link-line
+	$(call test_cc,$(TEST_CFLAGS),$(MERGE_SRCS),$(ENGINE_OBJS) $(LIBAVUTIL) $(TEST_LIBS))
+
+-include $(BUILD)/vmaf-merge.d
+.PHONY: vmaf-merge
 
 # ---- tests, demo, benchmark ----
 
