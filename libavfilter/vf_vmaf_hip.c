@@ -160,9 +160,9 @@ static const AVOption vmaf_hip_options[] = {
         OFFSET(chunk.start), AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX / 4, FLAGS },
     { "chunk_end",   "the run's frame after the chunk's last (-1: the run's end, where the inputs end)",
         OFFSET(chunk.end),   AV_OPT_TYPE_INT64, { .i64 = -1 }, -1, INT64_MAX / 4, FLAGS },
-    { "chunk_first", "the run's frame that the inputs start at (they were seeked to it)",
+    { "chunk_first", "the run's frame of the inputs' first pair (at chunk_first_time)",
         OFFSET(chunk.first), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT64_MAX / 4, FLAGS },
-    { "chunk_first_time", "the presentation time of chunk_first's distorted frame, in seconds: the first pair's is checked against it",
+    { "chunk_first_time", "the time of chunk_first's distorted frame, in seconds, from the input's start: pairs before it are skipped, and the first from it must be at it",
         OFFSET(chunk.first_time), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };

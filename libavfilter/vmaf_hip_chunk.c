@@ -80,6 +80,7 @@ static int check_options(VMAFHIPChunk *c, AVFilterContext *ctx, int has_log, int
 int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *e,
                            int has_log, int log_format, int pairing_mode)
 {
+    int64_t need;
     int before, after, ret;
 
     c->first_us = AV_NOPTS_VALUE;
@@ -97,17 +98,17 @@ int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *
         return ret;
 
     ff_vmaf_engine_chunk_context(e, &before, &after);
+    c->push_from = FFMAX(c->start - before, 0);
     /* What the pairing left out before the chunk's first pair counts with
      * it, and only the pair before shows where that starts. */
-    if (c->start > 0)
-        before = FFMAX(before, 1);
-    c->push_from = FFMAX(c->start - before, 0);
-    if (c->first > c->push_from) {
+    need = c->start > 0 ? FFMIN(c->push_from, c->start - 1) : 0;
+    if (c->first > need) {
+        before = c->start - need;
         av_log(ctx, AV_LOG_ERROR, "chunk_start=%"PRId64" needs the inputs from frame %"PRId64
                " of the run on (the %d frame%s before the chunk that its values depend on: "
                "the temporal features' state, the pairing's counts), but they start at "
                "chunk_first=%"PRId64": seek them to that frame or earlier.\n", c->start,
-               c->push_from, before, before == 1 ? "" : "s", c->first);
+               need, before, before == 1 ? "" : "s", c->first);
         return AVERROR(EINVAL);
     }
     if (c->end >= 0)
@@ -126,8 +127,13 @@ int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *
     return 0;
 }
 
-/* The chunk's first pair must be the frame the inputs were seeked to. */
-static int check_first_time(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame *dist)
+/*
+ * Before chunk_first_time: pairs the seek gave before the frame asked for
+ * (seeks land on a key frame, some containers' before it), skipped (1).
+ * At it: the frame asked for (0). After it: an error, the frame missing
+ * or the seek past it.
+ */
+static int before_first(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame *dist)
 {
     int64_t t = AV_NOPTS_VALUE;
 
@@ -135,33 +141,46 @@ static int check_first_time(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame
         return 0;
     if (dist->pts != AV_NOPTS_VALUE)
         t = av_rescale_q(dist->pts, ctx->inputs[0]->time_base, AV_TIME_BASE_Q);
-    if (t != AV_NOPTS_VALUE && FFABS(t - c->first_us) <= FIRST_TIME_TOLERANCE_US)
+    if (t != AV_NOPTS_VALUE && t < c->first_us - FIRST_TIME_TOLERANCE_US)
+        return 1;
+    if (t != AV_NOPTS_VALUE && t <= c->first_us + FIRST_TIME_TOLERANCE_US)
         return 0;
     if (t == AV_NOPTS_VALUE)
         av_log(ctx, AV_LOG_ERROR, "chunk_first=%"PRId64": asked for frame %"PRId64" of the run "
-               "at t=%.6f s, got a first pair without a timestamp.\n", c->first, c->first,
+               "at t=%.6f s, got a pair without a timestamp.\n", c->first, c->first,
                c->first_us / 1e6);
     else
         av_log(ctx, AV_LOG_ERROR, "chunk_first=%"PRId64": asked for frame %"PRId64" of the run "
-               "at t=%.6f s, got a first pair at t=%.6f s (its distorted frame): the inputs "
-               "were not seeked to that frame. Seek each input to just before it, and keep "
-               "the timestamps with -copyts.\n", c->first, c->first, c->first_us / 1e6, t / 1e6);
+               "at t=%.6f s, got t=%.6f s (the first pair from there, by its distorted "
+               "frame): the inputs have no frame at that time, or were seeked past it. Seek "
+               "each input to before it, keeping the timestamps a whole run sees (-copyts "
+               "-start_at_zero).\n", c->first, c->first, c->first_us / 1e6, t / 1e6);
     return AVERROR(EINVAL);
 }
 
 int ff_vmaf_hip_chunk_pair(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame *dist,
                            const FFVmafPairingStats *now)
 {
-    int64_t index = c->next++;
+    int64_t index;
     int ret;
 
     if (c->start < 0)
         return 1;
+    if (!c->started) {
+        if ((ret = before_first(c, ctx, dist)) < 0)
+            return ret;
+        /* Skipped: what the pairing counted up to here is before the run's
+         * frame chunk_first, in no chunk's counts. */
+        if (ret) {
+            c->seen = *now;
+            return 0;
+        }
+        c->started = 1;
+    }
+    index = c->next++;
     if (index >= c->start && (c->end < 0 || index < c->end))
         add_counts(&c->counts, now, &c->seen);
     c->seen = *now;
-    if (index == c->first && (ret = check_first_time(c, ctx, dist)) < 0)
-        return ret;
     if (index + 1 == c->push_to)
         c->stop = 1;
     return index >= c->push_from;
@@ -169,6 +188,11 @@ int ff_vmaf_hip_chunk_pair(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame 
 
 int ff_vmaf_hip_chunk_inputs_ended(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *e)
 {
+    if (c->start >= 0 && !c->started) {
+        av_log(ctx, AV_LOG_ERROR, "The inputs ended before frame chunk_first=%"PRId64" of the "
+               "run (at t=%.6f s): no pair there or after it.\n", c->first, c->first_us / 1e6);
+        return AVERROR(EINVAL);
+    }
     if (c->start >= 0 && c->next <= c->start) {
         av_log(ctx, AV_LOG_ERROR, "The inputs ended before the chunk's first frame, "
                "chunk_start=%"PRId64": they gave frames %"PRId64" to %"PRId64" of the run.\n",

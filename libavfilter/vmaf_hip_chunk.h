@@ -23,13 +23,14 @@
  * chunk's values are those of the whole run and vmaf-merge writes the
  * run's log from the chunks' files (log_fmt=chunk).
  *
- * The pairs are numbered by their frame in the whole run, from
- * chunk_first (the frame the inputs were seeked to, whose distorted time
- * chunk_first_time checks). Pairs before the context the temporal
- * features need pass unscored; the context frames are scored but get no
- * value; once the frames after the chunk that its last frames need are
- * in, the inputs are ended. The pairing's counts are those of the chunk's
- * frames: what was left out before a pair counts with it.
+ * The pairs are numbered by their frame in the whole run from the one at
+ * chunk_first_time (its distorted frame's), chunk_first: the inputs are
+ * seeked to before it, and the pairs before it, which a seek to a key frame
+ * gives, are skipped. Pairs before the context the temporal features need
+ * pass unscored too; the context frames are scored but get no value; once
+ * the frames after the chunk that its last frames need are in, the inputs
+ * are ended. The pairing's counts are those of the chunk's frames: what
+ * was left out before a pair counts with it.
  */
 
 #ifndef AVFILTER_VMAF_HIP_CHUNK_H
@@ -56,6 +57,7 @@ typedef struct VMAFHIPChunk {
     int64_t next;           ///< the run's frame of the next pair
     FFVmafPairingStats seen;    ///< the pairing's counts at the last pair
     FFVmafPairingStats counts;  ///< those of the chunk's frames
+    int started;            ///< the pair of chunk_first came
     int stop;               ///< every pair needed was pushed
     int run_ended;          ///< the inputs ended: the run's last frame came
 } VMAFHIPChunk;
@@ -70,7 +72,9 @@ int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *
 
 /**
  * The next pair, of distorted frame dist; now: the pairing's counts with
- * it. 1: score it, 0: pass dist unscored (before the context needed).
+ * it. 1: score it, 0: pass dist unscored (before chunk_first_time, or
+ * before the context needed); an error when the first pair from
+ * chunk_first_time on is not at it.
  */
 int ff_vmaf_hip_chunk_pair(VMAFHIPChunk *c, AVFilterContext *ctx, const AVFrame *dist,
                            const FFVmafPairingStats *now);
