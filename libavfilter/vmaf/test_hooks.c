@@ -17,6 +17,7 @@
  */
 
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,4 +39,10 @@ int64_t ff_vmaf_test_gpu_fail_at(void)
 {
     const char *v = getenv("VMAF_HIP_GPU_FAIL_AT");
     return v && *v ? strtoll(v, NULL, 10) : -1;
+}
+
+int ff_vmaf_test_chunk_context(int *before, int *after)
+{
+    const char *v = getenv("VMAF_HIP_CHUNK_CONTEXT");
+    return v && sscanf(v, "%d,%d", before, after) == 2 && *before >= 0 && *after >= 0;
 }

@@ -26,7 +26,10 @@
  *   kernels fail at the first frame;
  * - VMAF_HIP_SIMULATE_START_MS=N: the simulated GPU takes N ms to start;
  * - VMAF_HIP_GPU_FAIL_AT=N: the GPU path fails at frame N, to exercise
- *   the move to the CPU on a real GPU.
+ *   the move to the CPU on a real GPU;
+ * - VMAF_HIP_CHUNK_CONTEXT=B,A: a chunk of a run is given B frames before
+ *   it and A after it, whatever its features need, to show that a chunk
+ *   without the context it needs gives other values than the whole run.
  */
 
 #ifndef AVFILTER_VMAF_TEST_HOOKS_H
@@ -40,5 +43,8 @@ int ff_vmaf_test_simulated_gpu(void);
 int ff_vmaf_test_simulated_start_ms(void);
 /** The frame at which the GPU path must fail (-1: never). */
 int64_t ff_vmaf_test_gpu_fail_at(void);
+
+/** The frames around a chunk, when a test sets them (1), else 0. */
+int ff_vmaf_test_chunk_context(int *before, int *after);
 
 #endif /* AVFILTER_VMAF_TEST_HOOKS_H */
