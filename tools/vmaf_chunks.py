@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""Score one (distorted, reference) pair in chunks of frames, one ffmpeg each, and
+merge the chunks into the log a single run writes (byte for byte, its fps aside).
+
+Each chunk is vmaf_hip with chunk_start/chunk_end on inputs seeked to a few frames
+before the chunk (-copyts -start_at_zero keep the timestamps a single run sees):
+the filter reads the frames around the chunk that its temporal features need,
+checks that it got the frame it was seeked to, and writes log_fmt=chunk; vmaf-merge
+then writes the run's log. Only the standard library is needed.
+
+The frames of the run are the distorted input's: every distorted frame is assumed
+to have its reference frame (an encode against its source). The reference is seeked
+by the distorted frames' instants, so its frame rate may differ.
+
+Interface for a distributed runner (doc/architecture.md): plan() gives one dict per
+chunk, run_chunk() scores one (any machine with ffmpeg and both files), merge()
+writes the log from the chunk files. The command line offers the same steps:
+
+  vmaf_chunks.py run DIST REF --chunk-frames N [--options OPTS] [--log-fmt F] [--log-path P]
+  vmaf_chunks.py plan DIST REF --chunk-frames N            (the chunks, as JSON)
+  vmaf_chunks.py chunk DIST REF --spec JSON --output FILE  (one chunk of the plan)
+"""
+
+import argparse
+import bisect
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+# Frames before a chunk that its inputs start at: the most that any feature needs
+# today (motion with motion_five_frame_window and motion_moving_average: 4). A
+# chunk that needs more says so and fails; --lead raises it.
+DEFAULT_LEAD = 4
+
+# Options the runner sets itself on every chunk.
+CHUNK_OPTIONS = ("chunk_start", "chunk_end", "chunk_first", "chunk_first_time", "log_fmt",
+                 "log_path")
+
+
+class ChunkError(Exception):
+    """A failure to report in one message, without a traceback."""
+
+
+def find_tool(path, name):
+    """path, or build/<name> of this repository, or <name> on PATH."""
+    if path:
+        return path
+    built = os.path.join(REPO, "build", name)
+    if os.access(built, os.X_OK):
+        return built
+    found = shutil.which(name)
+    if not found:
+        raise ChunkError("no %s: build the repository (make) or give its path" % name)
+    return found
+
+
+def run_tool(cmd, what, cwd=None):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        tail = "\n".join(p.stderr.strip().splitlines()[-8:])
+        raise ChunkError("%s failed (exit status %d):\n%s" % (what, p.returncode, tail))
+    return p.stdout
+
+
+class Frames:
+    """A file's video frames: their presentation times (s) in order, from the file's
+    start as a single ffmpeg run sees them, and which are key frames."""
+
+    def __init__(self, times, keys):
+        order = sorted(range(len(times)), key=lambda i: times[i])
+        self.times = [times[i] for i in order]
+        self.key_times = sorted(times[i] for i in order if keys[i])
+
+    def seek_before(self, t):
+        """A seek time from which decoding gives every frame from time t on: before the
+        key frame ahead of the last one at or before t, so that a container whose seeks
+        land late (MPEG-TS) and open GOPs still start early enough; None: the start."""
+        k = bisect.bisect_right(self.key_times, t) - 2
+        if k < 0:
+            return None
+        i = bisect.bisect_left(self.times, self.key_times[k])
+        return (self.times[i - 1] + self.times[i]) / 2 if i > 0 else None
+
+
+def probe_frames(ffprobe, path, decode=False):
+    """path's Frames, read from its packets (fast, no decoding) or, with decode, from
+    the decoded frames (exact for any stream; a full decode). The chunks check the
+    time of their first frame, so a packet that is no frame makes a chunk fail."""
+    out = run_tool([ffprobe, "-v", "error", "-show_entries", "format=start_time",
+                    "-of", "csv=p=0", path], "reading the start time of " + path)
+    try:
+        start = float(out.strip().split(",")[0])
+    except ValueError:
+        start = 0.0
+    if decode:
+        entries = ["-show_entries", "frame=best_effort_timestamp_time,key_frame"]
+    else:
+        entries = ["-show_entries", "packet=pts_time,flags"]
+    out = run_tool([ffprobe, "-v", "error", "-select_streams", "v:0"] + entries +
+                   ["-of", "csv=p=0", path], "reading the frame times of " + path)
+    times, keys = [], []
+    for line in out.splitlines():
+        f = line.strip().split(",")
+        if len(f) < 2 or not f[0]:
+            continue
+        # ffprobe writes a frame's fields in its own order: key_frame first.
+        t, flag = (f[1], f[0] == "1") if decode else (f[0], "K" in f[1])
+        # A packet the decoder discards (before an edit list's start) is no frame.
+        if not decode and "D" in f[1]:
+            continue
+        if t == "N/A":
+            raise ChunkError("%s: a frame has no timestamp: the chunks cannot be found by "
+                             "their time (remux the file into .mkv or .mp4)" % path)
+        times.append(float(t) - start)
+        keys.append(flag)
+    if not times:
+        raise ChunkError("%s: no video frame" % path)
+    return Frames(times, keys)
+
+
+def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD):
+    """The chunks of a run of the distorted Frames dist against the reference Frames
+    ref, chunk_frames each: a list of dicts with start, end (None: the run's end),
+    first (the first frame the chunk reads, lead frames before start), first_time (its
+    time) and the inputs' seek times, seek_dist and seek_ref (None: from the start)."""
+    n = len(dist.times)
+    if chunk_frames < 1:
+        raise ChunkError("chunks need at least one frame")
+    chunks = []
+    for start in range(0, n, chunk_frames):
+        end = start + chunk_frames
+        first = max(start - lead, 0)
+        spec = dict(start=start, end=end if end < n else None, first=first,
+                    first_time="%.6f" % dist.times[first], seek_dist=None, seek_ref=None)
+        if first > 0:
+            spec["seek_dist"] = dist.seek_before(dist.times[first])
+            # The reference frame of the first distorted frame is at most half a frame
+            # before it, or the one on screen then (another frame rate).
+            mid = (dist.times[first - 1] + dist.times[first]) / 2
+            j = bisect.bisect_right(ref.times, mid) - 1
+            if j >= 0:
+                spec["seek_ref"] = ref.seek_before(ref.times[j])
+        chunks.append(spec)
+    return chunks
+
+
+def check_options(options):
+    for opt in options.split(":"):
+        name = opt.split("=", 1)[0].strip()
+        if name in CHUNK_OPTIONS:
+            raise ChunkError("--options sets %s, which the runner sets for each chunk" % name)
+
+
+def chunk_command(ffmpeg, dist, ref, spec, options, output):
+    """The ffmpeg command of one chunk; output is a file name in the working directory
+    (the filtergraph would need other characters escaped)."""
+    graph = "vmaf_hip=" + (options + ":" if options else "")
+    graph += "chunk_start=%d:chunk_first=%d:chunk_first_time=%s" % (
+        spec["start"], spec["first"], spec["first_time"])
+    if spec["end"] is not None:
+        graph += ":chunk_end=%d" % spec["end"]
+    graph += ":log_fmt=chunk:log_path=" + output
+    # The times a single run sees: each file's own, from its start.
+    cmd = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-copyts", "-start_at_zero"]
+    if spec["seek_dist"] is not None:
+        cmd += ["-ss", "%.6f" % spec["seek_dist"]]
+    cmd += ["-i", os.path.abspath(dist)]
+    if spec["seek_ref"] is not None:
+        cmd += ["-ss", "%.6f" % spec["seek_ref"]]
+    cmd += ["-i", os.path.abspath(ref), "-lavfi", "[0:v][1:v]" + graph, "-f", "null", "-"]
+    return cmd
+
+
+def run_chunk(ffmpeg, dist, ref, spec, options, output):
+    """Score one chunk into the chunk file output (its directory must exist)."""
+    check_options(options)
+    out_dir, name = os.path.split(os.path.abspath(output))
+    if os.path.exists(output):
+        os.remove(output)  # a file of an earlier run must not pass for this one's
+    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name)
+    last = "the end" if spec["end"] is None else str(spec["end"] - 1)
+    run_tool(cmd, "chunk %d to %s" % (spec["start"], last), cwd=out_dir)
+    if not os.path.exists(output):
+        raise ChunkError("chunk at frame %d wrote no chunk file" % spec["start"])
+    return output
+
+
+def merge(vmaf_merge, chunk_files, log_fmt, log_path, nb_frames=None):
+    """Write the run's log from its chunk files with vmaf-merge."""
+    cmd = [vmaf_merge, "-f", log_fmt, "-o", log_path]
+    if nb_frames is not None:
+        cmd += ["-n", str(nb_frames)]
+    run_tool(cmd + list(chunk_files), "merging the chunks")
+
+
+def add_inputs(p):
+    p.add_argument("distorted", help="the distorted video (any file ffmpeg reads)")
+    p.add_argument("reference", help="the reference video")
+    p.add_argument("--ffmpeg", metavar="PATH", help="ffmpeg with vmaf_hip (default: build/ffmpeg "
+                   "of this repository, else ffmpeg on PATH)")
+    p.add_argument("--ffprobe", metavar="PATH", help="ffprobe (default: build/ffprobe, else PATH)")
+
+
+def add_plan_args(p):
+    p.add_argument("--chunk-frames", type=int, required=True, metavar="N",
+                   help="frames per chunk (the last one may have fewer)")
+    p.add_argument("--lead", type=int, default=DEFAULT_LEAD, metavar="N",
+                   help="frames before each chunk that its inputs start at (default: %d)"
+                        % DEFAULT_LEAD)
+    p.add_argument("--decode", action="store_true",
+                   help="find the frames' times by decoding them (default: from the packets)")
+
+
+def make_plan(args):
+    ffprobe = find_tool(args.ffprobe, "ffprobe")
+    dist = probe_frames(ffprobe, args.distorted, args.decode)
+    ref = probe_frames(ffprobe, args.reference, args.decode)
+    return plan(dist, ref, args.chunk_frames, args.lead), len(dist.times)
+
+
+def cmd_plan(args):
+    chunks, _ = make_plan(args)
+    json.dump(chunks, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+def cmd_chunk(args):
+    spec = json.loads(args.spec)
+    run_chunk(find_tool(args.ffmpeg, "ffmpeg"), args.distorted, args.reference, spec,
+              args.options, args.output)
+    return 0
+
+
+def cmd_run(args):
+    ffmpeg = find_tool(args.ffmpeg, "ffmpeg")
+    vmaf_merge = find_tool(args.vmaf_merge, "vmaf-merge")
+    check_options(args.options)
+    chunks, nb_frames = make_plan(args)
+    work = args.workdir or tempfile.mkdtemp(prefix="vmaf-chunks.")
+    os.makedirs(work, exist_ok=True)
+    try:
+        files = [os.path.join(work, "chunk-%06d.json" % c["start"]) for c in chunks]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+            jobs = [pool.submit(run_chunk, ffmpeg, args.distorted, args.reference, c,
+                                args.options, f) for c, f in zip(chunks, files)]
+            for j in jobs:
+                j.result()
+        merge(vmaf_merge, files, args.log_fmt, args.log_path, nb_frames)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    print("%d frames in %d chunks: %s" % (nb_frames, len(chunks), args.log_path))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]), description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="{run,plan,chunk}")
+    r = sub.add_parser("run", help="score the pair in chunks and merge them into one log")
+    add_inputs(r)
+    add_plan_args(r)
+    r.add_argument("--options", default="", metavar="OPTS",
+                   help="vmaf_hip's options, as after 'vmaf_hip=' (model, feature, n_subsample...)")
+    r.add_argument("--log-fmt", default="xml", choices=["xml", "json", "csv", "sub"])
+    r.add_argument("--log-path", required=True, metavar="FILE", help="the merged log")
+    r.add_argument("--jobs", type=int, default=1, metavar="N", help="chunks scored at once")
+    r.add_argument("--workdir", metavar="DIR", help="keep the chunk files here "
+                   "(default: a temporary directory, removed)")
+    r.add_argument("--vmaf-merge", metavar="PATH",
+                   help="vmaf-merge (default: build/vmaf-merge, else PATH)")
+    r.set_defaults(func=cmd_run)
+    pl = sub.add_parser("plan", help="print the chunks (JSON) that run would score")
+    add_inputs(pl)
+    add_plan_args(pl)
+    pl.set_defaults(func=cmd_plan)
+    c = sub.add_parser("chunk", help="score one chunk of a plan into a chunk file")
+    add_inputs(c)
+    c.add_argument("--spec", required=True, metavar="JSON", help="one entry of plan's list")
+    c.add_argument("--options", default="", metavar="OPTS", help="as for run")
+    c.add_argument("--output", required=True, metavar="FILE", help="the chunk file")
+    c.set_defaults(func=cmd_chunk)
+    args = p.parse_args()
+    if not args.command:
+        p.error("a command is needed: run, plan or chunk")
+    try:
+        return args.func(args)
+    except ChunkError as e:
+        sys.exit("%s: %s" % (p.prog, e))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
