@@ -516,6 +516,10 @@ EOF_CODECS
 
 . "$top/tests/pairing.sh"
 
+# ---- a run scored in chunks, merged by vmaf-merge: the whole run's log ----
+
+. "$top/tests/chunks.sh"
+
 # ---- the GPU failing mid-stream (a simulated GPU on machines without one) ----
 
 . "$top/tests/gpu_fault.sh"

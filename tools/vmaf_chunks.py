@@ -2,11 +2,12 @@
 """Score one (distorted, reference) pair in chunks of frames, one ffmpeg each, and
 merge the chunks into the log a single run writes (byte for byte, its fps aside).
 
-Each chunk is vmaf_hip with chunk_start/chunk_end on inputs seeked to a few frames
+Each chunk is vmaf_hip with chunk_start/chunk_end on inputs seeked to a key frame
 before the chunk (-copyts -start_at_zero keep the timestamps a single run sees):
-the filter reads the frames around the chunk that its temporal features need,
-checks that it got the frame it was seeked to, and writes log_fmt=chunk; vmaf-merge
-then writes the run's log. Only the standard library is needed.
+the filter skips the frames before the one whose time it is given (chunk_first,
+a few frames before the chunk), checks that this one came, reads the frames around
+the chunk that its temporal features need and writes log_fmt=chunk; vmaf-merge then
+writes the run's log. Only the standard library is needed.
 
 The frames of the run are the distorted input's: every distorted frame is assumed
 to have its reference frame (an encode against its source). The reference is seeked
