@@ -69,6 +69,12 @@ static int check_options(VMAFHIPChunk *c, AVFilterContext *ctx, int has_log, int
                "count of the reference frames it skips cannot be split between chunks.\n");
         return AVERROR(EINVAL);
     }
+    if (pairing_mode == VMAF_HIP_PAIRING_INDEX && c->first > 0) {
+        av_log(ctx, AV_LOG_ERROR, "With pairing=index, a chunk's inputs start at the run's "
+               "first frame (chunk_first=0): frames are paired by their number from each "
+               "input's first, which no seek keeps.\n");
+        return AVERROR(EINVAL);
+    }
     if (c->first_time && (ret = av_parse_time(&c->first_us, c->first_time, 1)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "Invalid chunk_first_time '%s': expected seconds "
                "(12.345678) or [-][HH:]MM:SS[.m...].\n", c->first_time);

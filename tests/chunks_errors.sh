@@ -36,6 +36,10 @@ expect_error "chunks: inputs that start after the context the features need" \
 expect_error "chunks: a chunk's log is in the chunk format" \
     "A chunk writes its log with log_fmt=chunk" \
     -i "$ck_dis" -i "$ck_ref" -lavfi "[0:v][1:v]vmaf_hip=chunk_start=4:log_fmt=json:log_path=$ck/c.json"
+expect_error "chunks: seeked inputs paired by index" "With pairing=index, a chunk's inputs start at the run's first frame" \
+    -i "$ck_dis" -i "$ck_ref" -lavfi "[0:v][1:v]vmaf_hip=pairing=index:chunk_start=8:chunk_first=4"
+expect_error "chunks: framesync's pairing" "A chunk pairs its frames by instant or by index" \
+    -i "$ck_dis" -i "$ck_ref" -lavfi "[0:v][1:v]vmaf_hip=pairing=framesync:chunk_start=8"
 expect_error "chunks: chunk_end before chunk_start" "chunk_end=4 must come after chunk_start=8" \
     -i "$ck_dis" -i "$ck_ref" -lavfi "[0:v][1:v]vmaf_hip=chunk_start=8:chunk_end=4"
 
