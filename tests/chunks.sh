@@ -6,8 +6,8 @@
 # (VP9 at 23.976 fps) and .ts (10-bit H.264, a start time of its own), a
 # distorted input with a frame dropped (the pairing's counts), with
 # chunks of 1, 2, 7... frames that start on frames that are not key frames;
-# with n_subsample, two models, the extra features, psnr's aggregates and
-# the temporal features' options. Without the frames around each chunk
+# with n_subsample, two models, a bootstrap model, the extra features,
+# psnr's aggregates and the temporal features' options. Without the frames around each chunk
 # that the temporal features need (a test hook takes them away), the merge
 # differs: the comparison catches a chunk that is not exact. Then the
 # errors: inputs that end before the chunk's end, a first frame that is not
@@ -129,6 +129,7 @@ else
         'n_subsample=3:feature=name=psnr\\:enable_apsnr=true' 2 7
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \
         'model=version=vmaf_v0.6.1|version=vmaf_v1.0.16_3d0h\\:name=vmaf_3d0h' 5
+    ck_case bootstrap h264 mp4 "the bootstrap model vmaf_b_v0.6.3" 'model=version=vmaf_b_v0.6.3' 3
     ck_case extra h264 mp4 "psnr, float_ssim, float_ms_ssim, cambi" \
         'feature=name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi' 5
     ck_temporal='feature=name=motion\\:motion_five_frame_window=true\\:motion_moving_average=true|name=float_motion|name=speed_temporal'
