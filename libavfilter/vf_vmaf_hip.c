@@ -495,6 +495,7 @@ static int config_output(AVFilterLink *outlink)
             return AVERROR(ENOMEM);
     }
 
+    ff_vmaf_hip_chunk_describe(&s->chunk, ctx);
     ff_vmaf_engine_set_gpu_graphs(s->engine, s->gpu_graphs);
     if ((ret = ff_vmaf_hip_input_configure(&s->input, ctx, s->engine,
                                            s->backend != FF_VMAF_BACKEND_CPU)) < 0)

@@ -119,18 +119,22 @@ int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *
     }
     if (c->end >= 0)
         c->push_to = c->end + after;
-    if ((ret = ff_vmaf_engine_set_chunk(e, c->push_from, c->start, c->end)) < 0)
-        return ret;
+    return ff_vmaf_engine_set_chunk(e, c->push_from, c->start, c->end);
+}
+
+void ff_vmaf_hip_chunk_describe(const VMAFHIPChunk *c, AVFilterContext *ctx)
+{
+    if (c->start < 0)
+        return;
     if (c->end >= 0)
-        av_log(ctx, AV_LOG_INFO, "Chunk: frames %"PRId64" to %"PRId64" of the run; the inputs "
-               "start at frame %"PRId64"; frames %"PRId64" to %"PRId64" are scored, those "
-               "around the chunk for the temporal features' state.\n", c->start, c->end - 1,
+        av_log(ctx, AV_LOG_INFO, "Chunk: frames %"PRId64" to %"PRId64" of the run, read from "
+               "frame %"PRId64"; frames %"PRId64" to %"PRId64" are scored, those around the "
+               "chunk for the temporal features' state only.\n", c->start, c->end - 1,
                c->first, c->push_from, c->push_to - 1);
     else
-        av_log(ctx, AV_LOG_INFO, "Chunk: frames %"PRId64" to the run's end; the inputs start "
-               "at frame %"PRId64"; frames from %"PRId64" on are scored, those before the "
-               "chunk for the temporal features' state.\n", c->start, c->first, c->push_from);
-    return 0;
+        av_log(ctx, AV_LOG_INFO, "Chunk: frames %"PRId64" to the run's end, read from frame "
+               "%"PRId64"; frames from %"PRId64" on are scored, those before the chunk for the "
+               "temporal features' state only.\n", c->start, c->first, c->push_from);
 }
 
 /*

@@ -70,6 +70,9 @@ typedef struct VMAFHIPChunk {
 int ff_vmaf_hip_chunk_init(VMAFHIPChunk *c, AVFilterContext *ctx, FFVmafEngine *e,
                            int has_log, int log_format, int pairing_mode);
 
+/** Say at the stream's start which frames the chunk reads and scores. */
+void ff_vmaf_hip_chunk_describe(const VMAFHIPChunk *c, AVFilterContext *ctx);
+
 /**
  * The next pair, of distorted frame dist; now: the pairing's counts with
  * it. 1: score it, 0: pass dist unscored (before chunk_first_time, or
