@@ -130,6 +130,13 @@ else
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \
         'model=version=vmaf_v0.6.1|version=vmaf_v1.0.16_3d0h\\:name=vmaf_3d0h' 5
     ck_case bootstrap h264 mp4 "the bootstrap model vmaf_b_v0.6.3" 'model=version=vmaf_b_v0.6.3' 3
+    # The GPU path in chunks: a simulated GPU that fails at each chunk's
+    # first frame, the chunk finishing on the CPU (the real GPU twins are
+    # compared with the CPU by tests/gpu_parity_test.c on a GPU).
+    export VMAF_HIP_SIMULATE_GPU=1
+    ck_case gpufault h264 mp4 "a GPU that fails at the first frame" \
+        'backend=auto:cpu_first=0:feature=name=psnr' 5
+    unset VMAF_HIP_SIMULATE_GPU
     ck_case extra h264 mp4 "psnr, float_ssim, float_ms_ssim, cambi" \
         'feature=name=psnr|name=float_ssim|name=float_ms_ssim|name=cambi' 5
     ck_temporal='feature=name=motion\\:motion_five_frame_window=true\\:motion_moving_average=true|name=float_motion|name=speed_temporal'
