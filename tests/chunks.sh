@@ -119,6 +119,8 @@ if ! [ -x "$ck_merge" ]; then
     fail "chunks: build/vmaf-merge was not built"
 elif ! command -v python3 > /dev/null; then
     echo "chunks: skipped: no python3 for tools/vmaf_chunks.py"
+elif ! has_encoder libx264 || ! has_encoder libx265 || ! has_encoder libvpx-vp9; then
+    echo "chunks: skipped: this ffmpeg lacks libx264, libx265 or libvpx-vp9 (a SMALL=1 or LGPL=1 build?)"
 elif ! ck_pair h264 mp4 25 320x240 24 yuv420p libx264 -preset ultrafast -g 10 -bf 3; then
     fail "chunks: cannot make the H.264 .mp4 pair"
 else
