@@ -159,9 +159,10 @@ def check_options(options):
             raise ChunkError("--options sets %s, which the runner sets for each chunk" % name)
 
 
-def chunk_command(ffmpeg, dist, ref, spec, options, output):
+def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=()):
     """The ffmpeg command of one chunk; output is a file name in the working directory
-    (the filtergraph would need other characters escaped)."""
+    (the filtergraph would need other characters escaped); input_options go before
+    each input (a hardware decoder, say)."""
     graph = "vmaf_hip=" + (options + ":" if options else "")
     graph += "chunk_start=%d:chunk_first=%d:chunk_first_time=%s" % (
         spec["start"], spec["first"], spec["first_time"])
@@ -172,20 +173,21 @@ def chunk_command(ffmpeg, dist, ref, spec, options, output):
     cmd = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-copyts", "-start_at_zero"]
     if spec["seek_dist"] is not None:
         cmd += ["-ss", "%.6f" % spec["seek_dist"]]
-    cmd += ["-i", os.path.abspath(dist)]
+    cmd += list(input_options) + ["-i", os.path.abspath(dist)]
     if spec["seek_ref"] is not None:
         cmd += ["-ss", "%.6f" % spec["seek_ref"]]
-    cmd += ["-i", os.path.abspath(ref), "-lavfi", "[0:v][1:v]" + graph, "-f", "null", "-"]
+    cmd += list(input_options) + ["-i", os.path.abspath(ref), "-lavfi", "[0:v][1:v]" + graph,
+                                  "-f", "null", "-"]
     return cmd
 
 
-def run_chunk(ffmpeg, dist, ref, spec, options, output):
+def run_chunk(ffmpeg, dist, ref, spec, options, output, input_options=()):
     """Score one chunk into the chunk file output (its directory must exist)."""
     check_options(options)
     out_dir, name = os.path.split(os.path.abspath(output))
     if os.path.exists(output):
         os.remove(output)  # a file of an earlier run must not pass for this one's
-    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name)
+    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name, input_options)
     last = "the end" if spec["end"] is None else str(spec["end"] - 1)
     run_tool(cmd, "chunk %d to %s" % (spec["start"], last), cwd=out_dir)
     if not os.path.exists(output):
