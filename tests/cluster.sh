@@ -5,8 +5,9 @@
 # skips them; rows that fail (a missing file, a pair ffmpeg refuses, an
 # unknown option) with their error in the table while the others finish;
 # and a worker killed in the middle of a run, whose task is rerun on the
-# other worker with the same result. Skipped without Debian's
-# python3-distributed.
+# other worker with the same result; one long pair scored in chunks on the
+# cluster and merged into the whole run's log, byte for byte but its fps.
+# Skipped without Debian's python3-distributed.
 
 cluster=$build/cluster
 rm -rf "$cluster"
@@ -174,5 +175,33 @@ EOF_PY
         pass "cluster: a worker killed mid-run, its task rerun on the other, every log a plain run's"
     else
         fail "cluster: a worker killed mid-run (killed: ${killed:-none}; exit $rc): $(tail -2 "$cluster/killed.log")"
+    fi
+
+    # One pair in chunks on the cluster: the merged log is the whole run's,
+    # byte for byte but the fps (x264 with B-frames in chunks of 7, JSON;
+    # HEVC 10-bit in chunks of 2 with two models, XML).
+    c_make -f lavfi -i testsrc2=s=320x180:r=25:d=3 -c:v libx264 -crf 8 -bf 3 -g 24 "$cluster/cref.mp4"
+    c_make -i "$cluster/cref.mp4" -c:v libx264 -crf 34 -bf 3 -g 24 "$cluster/cdis.mp4"
+    c_whole() { # name dist ref fmt model
+        "$ffmpeg" -hide_banner -nostdin -loglevel error -y -i "$2" -i "$3" \
+            -lavfi "vmaf_hip=model=$(printf '%s' "$5" | sed 's/:/\\\\:/g'):backend=cpu:log_fmt=$4:log_path=$cluster/whole-$1.$4" \
+            -f null - > "$cluster/whole-$1.log" 2>&1
+    }
+    c_nofps() { sed 's/"fps": [0-9.e+-]*,//; s/ fps="[0-9.e+-]*"//' "$1"; }
+    c_chunked() { # name dist ref fmt model chunk-frames
+        c_whole "$1" "$2" "$3" "$4" "$5" &&
+        vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/chunked" --name "$1" \
+            --model "$5" --log-fmt "$4" --pair "$2" "$3" --chunk-frames "$6" \
+            > "$cluster/chunked-$1.log" 2>&1 &&
+        c_nofps "$cluster/whole-$1.$4" > "$cluster/whole-$1.cmp" &&
+        c_nofps "$cluster/chunked/logs/$1.$4" > "$cluster/chunked-$1.cmp" &&
+        cmp -s "$cluster/whole-$1.cmp" "$cluster/chunked-$1.cmp"
+    }
+    if c_chunked x264 "$cluster/cdis.mp4" "$cluster/cref.mp4" json version=vmaf_v0.6.1 7 &&
+       c_chunked hevc10 "$cluster/d10.mkv" "$cluster/ref10.mkv" xml \
+           "version=vmaf_v0.6.1:name=a|version=vmaf_v0.6.1neg:name=b" 2; then
+        pass "cluster: one pair in chunks (x264 B-frames by 7, JSON; HEVC 10-bit by 2, two models, XML), merged: the whole run's log byte for byte but its fps"
+    else
+        fail "cluster: one pair in chunks: $(tail -2 "$cluster"/chunked-*.log | tr '\n' ' ')"
     fi
 fi

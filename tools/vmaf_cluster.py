@@ -131,25 +131,63 @@ def check_options(options, known):
     return ""
 
 
+def worker_device():
+    """The GPU this worker is pinned to (its index as a string), or None."""
+    return os.environ.get(DEVICE_ENV)
+
+
+def input_options(nvdec):
+    """ffmpeg's options before each input: NVDEC on this worker's GPU."""
+    device = worker_device()
+    if not nvdec or device is None:
+        return []
+    return ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-hwaccel_device", device]
+
+
+def backend_option():
+    device = worker_device()
+    return "device=%s" % device if device is not None else "backend=cpu"
+
+
+def progress_pub():
+    try:
+        from distributed import Pub
+        return Pub(PROGRESS_TOPIC)
+    except Exception:  # no cluster around (a direct call)
+        return None
+
+
+def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
+    """Run on a worker: one chunk of a pair (tools/vmaf_chunks.py) into the
+    chunk file output, unless a complete one is there (a rerun); returns
+    what the table and the progress need."""
+    import vmaf_chunks
+    start = time.time()
+    if not os.path.exists(output):
+        opts = ":".join(o for o in (options, backend_option()) if o)
+        vmaf_chunks.run_chunk(ffmpeg, dist, ref, spec, opts, output,
+                              input_options=input_options(nvdec))
+    n = (spec["end"] if spec["end"] is not None else spec.get("frames", 0)) - spec["start"]
+    _publish(progress_pub(), n)
+    return dict(output=output, host=socket.gethostname(), wall_s=time.time() - start,
+                device="gpu %s" % worker_device() if worker_device() is not None else "cpu")
+
+
 def _publish(pub, n):
     if pub is not None and n:
         pub.put(n)
 
 
-def score_pair(row, ffmpeg, out_dir):
+def score_pair(row, ffmpeg, out_dir, nvdec=False):
     """Run on a worker: score one manifest row; returns a dict for the table.
     The log is written under another name and renamed once complete, so a
     task that is lost and rerun elsewhere leaves the same file."""
     start = time.time()
-    device = os.environ.get(DEVICE_ENV)
+    device = worker_device()
     where = "gpu %s" % device if device is not None else "cpu"
     result = dict(row=row, host=socket.gethostname(), device=where, status="error",
                   error=None, frames=0, log_path=None, pooled=None, version=None)
-    try:
-        from distributed import Pub
-        pub = Pub(PROGRESS_TOPIC)
-    except Exception:  # no cluster around (a direct call)
-        pub = None
+    pub = progress_pub()
     for key in ("distorted", "reference"):
         if not os.path.isfile(row[key]):
             result["error"] = "no such file: %s" % row[key]
@@ -159,12 +197,13 @@ def score_pair(row, ffmpeg, out_dir):
     os.makedirs(logs, exist_ok=True)
     final = os.path.join(logs, row["name"] + ".json")
     partial = "%s.%s.%d.part" % (final, socket.gethostname(), os.getpid())
-    backend = "device=%s" % device if device is not None else "backend=cpu"
+    backend = backend_option()
     # The model option's own ':' are escaped twice: for the graph, then the filter.
     opts = [o for o in ("model=" + row["model"].replace(":", "\\\\:"), row["options"], backend,
                         "log_fmt=json", "log_path=" + partial) if o]
-    cmd = [ffmpeg, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-progress", "pipe:1",
-           "-i", row["distorted"], "-i", row["reference"],
+    inputs = input_options(nvdec)
+    cmd = [ffmpeg, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-progress", "pipe:1"] + \
+        inputs + ["-i", row["distorted"]] + inputs + ["-i", row["reference"],
            "-lavfi", "vmaf_hip=" + ":".join(opts), "-f", "null", "-"]
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
