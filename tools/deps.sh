@@ -1,8 +1,12 @@
 #!/bin/sh
 # Install the Debian packages the build and the tools need, once: the
 # compilers, nasm, and the libraries of the complete ffmpeg (AV1 decoding,
-# the encoders of the tuning workflows), plus matplotlib for the plots.
-# As root this runs apt-get; otherwise it names the command to run.
+# the encoders of the tuning workflows), plus matplotlib for the plots, and
+# the AMD device compiler of the GPU kernels (clang 19, its linker and
+# offload bundler, the ROCm device libraries and HIP headers).
+# As root this runs apt-get; otherwise it names the command to run. The
+# AMD packages are optional: without them (not root, or not in this
+# distribution's archive) the build leaves the AMD code objects out.
 #
 # Usage: tools/deps.sh <stamp-file> [lgpl] [small]
 #
@@ -22,6 +26,8 @@ done
 stamp=$1
 lgpl=${2:-}
 small=${3:-}
+# Keep in step with .ci/run and configure.patch's hipcc default.
+gpu_pkgs="clang-19 lld-19 clang-tools-19 rocm-device-libs libamdhip64-dev"
 
 pkgs="build-essential xz-utils patch gawk diffutils nasm dpkg-dev pkg-config"
 if [ -z "$small" ]; then
@@ -29,12 +35,14 @@ if [ -z "$small" ]; then
     [ -n "$lgpl" ] || pkgs="$pkgs libx264-dev libx265-dev"
 fi
 
-[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs" ] && exit 0
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs $gpu_pkgs" ] && exit 0
 
-missing=""
-for p in $pkgs; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
+missing_of() {
+    for p; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || printf ' %s' "$p"
+    done
+}
+missing=$(missing_of $pkgs)
 if [ -n "$missing" ]; then
     if ! command -v apt-get >/dev/null 2>&1; then
         echo "deps: missing packages:$missing (and no apt-get to install them)." >&2
@@ -51,5 +59,20 @@ if [ -n "$missing" ]; then
     apt-get install -y -qq $missing >/dev/null ||
         { echo "deps: apt-get install$missing failed." >&2; exit 1; }
 fi
+missing=$(missing_of $gpu_pkgs)
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq $missing >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null; apt-get install -y -qq $missing >/dev/null; } ||
+        echo "deps: apt-get install$missing failed; the build leaves the AMD GPU code out." >&2
+    missing=$(missing_of $gpu_pkgs)
+fi
+if [ -n "$missing" ]; then
+    # No stamp: asked again at the next make.
+    echo "deps: without$missing the build leaves the AMD GPU code out; to have it:" >&2
+    echo "    sudo apt-get install$missing" >&2
+    exit 0
+fi
 mkdir -p "$(dirname "$stamp")"
-echo "$pkgs" > "$stamp"
+echo "$pkgs $gpu_pkgs" > "$stamp"
