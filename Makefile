@@ -93,9 +93,11 @@ CONFIGURE_FLAGS = \
     --enable-hip $(HIP_FLAGS) \
     $(FFMPEG_CONFIGURE_EXTRA)
 
-# GPU kernels are built for every device compiler found: hipcc (AMD) and
-# nvcc (NVIDIA, also looked for in /usr/local/cuda). Neither is needed: the
-# filter then runs on the CPU only.
+# GPU kernels are built for every device compiler found: clang++-19 (AMD,
+# with Debian's ROCm device libraries and HIP headers) and nvcc (NVIDIA,
+# also looked for in /usr/local/cuda). Neither is needed: the filter then
+# runs on the CPU only. The build ends with a line that says which code it
+# embedded ("GPU code: AMD gfx900,...; NVIDIA sm_75,..."), or why none.
 NVCC_PATH := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 HIP_FLAGS = $(if $(NVCC_PATH),--hip-nvcc=$(NVCC_PATH))
 
@@ -160,6 +162,7 @@ build-ffmpeg: $(OBJDIR)/ffbuild/config.mak
 	$(MAKE) -C $(OBJDIR) -j$(JOBS) ffmpeg ffprobe
 	@ln -sf obj/ffmpeg $(BUILD)/ffmpeg
 	@ln -sf obj/ffprobe $(BUILD)/ffprobe
+	@sed -n 's/^VMAF_HIP_GPU_CODE=/GPU code: /p' $(OBJDIR)/ffbuild/config.mak
 
 # ---- test programs: $(BUILD)/tests/<name>, run by tests/run.sh ----
 #

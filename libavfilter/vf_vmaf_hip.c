@@ -57,6 +57,11 @@
 #include "vmaf/output.h"
 #include "vmaf/scheduler.h"
 
+/* What configure built the kernels for (configure.patch): -h shows it. */
+#ifndef VMAF_HIP_GPU_CODE
+#define VMAF_HIP_GPU_CODE "unknown"
+#endif
+
 /** A main frame waiting for its scores (integer motion2 needs the next frame). */
 typedef struct PendingFrame {
     AVFrame *frame;
@@ -123,7 +128,7 @@ static const AVOption vmaf_hip_options[] = {
         /* The name this value had first: command lines that pass it keep working. */
         { "hip",  "same as gpu",                          0, AV_OPT_TYPE_CONST, { .i64 = FF_VMAF_BACKEND_GPU  }, 0, 0, FLAGS, .unit = "backend" },
         { "cpu",  "the CPU only",                         0, AV_OPT_TYPE_CONST, { .i64 = FF_VMAF_BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
-    { "device",      "GPU device index",
+    { "device",      "GPU device index (this build's GPU code: " VMAF_HIP_GPU_CODE ")",
         OFFSET(device),      AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 255, FLAGS },
     { "startup_buffer", "MiB of input frames held while the GPU starts, so that reading goes on (0: wait for the GPU)",
         OFFSET(startup_buffer), AV_OPT_TYPE_INT, { .i64 = 2048 }, 0, INT_MAX / 2, FLAGS },
