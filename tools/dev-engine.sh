@@ -35,7 +35,12 @@ for t in "$@"; do
 done
 mkdir -p "$out/o"
 CC=${CC:-cc}
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+# The kernels' compilers and flags are those configure chose (config.mak).
+config_mak() { sed -n "s/^$1=//p" "$obj/ffbuild/config.mak"; }
+NVCC=${NVCC:-$(config_mak HIP_NVCC)}
+HIPCC=${HIPCC:-$(config_mak HIPCC)}
+devlibs=
+[ -z "$(config_mak HIP_DEVICE_LIBS)" ] || devlibs=--rocm-device-lib-path=$obj/libavfilter/vmaf/gpu/amdgcn
 cflags="-std=c17 -O2 -g -ffp-contract=off -D_GNU_SOURCE -I$top -I$obj -I$build/src -Wall -Wno-unused-function"
 objs=
 vmaf=$top/libavfilter/vmaf
@@ -64,7 +69,8 @@ if grep -q 'define CONFIG_HIP_NV 1' "$obj/config.h"; then
         n=$(basename "$k" .hip)
         fb=$out/o/$n.fatbin
         if stale_kernel "$k" "$fb.o"; then
-            "$NVCC" -x cu -fatbin -O3 --fmad=false -gencode arch=compute_${arch#sm_},code=$arch -o "$fb" "$k"
+            "$NVCC" -x cu -fatbin $(config_mak HIP_NVCCFLAGS) -gencode arch=compute_${arch#sm_},code=$arch \
+                -o "$fb" "$k"
             "$obj/ffbuild/bin2c" "$fb" "$fb.c" "${n}_fatbin"
             $CC -c "$fb.c" -o "$fb.o"
         fi
@@ -76,7 +82,7 @@ if grep -q 'define CONFIG_HIP_AMD 1' "$obj/config.h"; then
         n=$(basename "$k" .hip)
         hs=$out/o/$n.hsaco
         if stale_kernel "$k" "$hs.o"; then
-            ${HIPCC:-hipcc} --genco -O3 -ffp-contract=off --offload-arch=${AMD_ARCH:-gfx90a} -o "$hs" "$k"
+            "$HIPCC" $(config_mak HIPCCFLAGS) --offload-arch=${AMD_ARCH:-gfx90a} $devlibs -o "$hs" "$k"
             "$obj/ffbuild/bin2c" "$hs" "$hs.c" "${n}_hsaco"
             $CC -c "$hs.c" -o "$hs.o"
         fi
