@@ -35,6 +35,12 @@ int ff_vmaf_test_simulated_start_ms(void)
     return v && atoi(v) > 0 ? atoi(v) : 0;
 }
 
+const char *ff_vmaf_test_simulated_arch(void)
+{
+    const char *v = getenv("VMAF_HIP_SIMULATE_GPU_ARCH");
+    return v && *v ? v : NULL;
+}
+
 int64_t ff_vmaf_test_gpu_fail_at(void)
 {
     const char *v = getenv("VMAF_HIP_GPU_FAIL_AT");

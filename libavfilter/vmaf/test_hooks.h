@@ -25,6 +25,8 @@
  * - VMAF_HIP_SIMULATE_GPU=1: a simulated GPU (gpu/gpu_simulated.c) whose
  *   kernels fail at the first frame;
  * - VMAF_HIP_SIMULATE_START_MS=N: the simulated GPU takes N ms to start;
+ * - VMAF_HIP_SIMULATE_GPU_ARCH=gfx1201: the simulated GPU is an AMD one of
+ *   that architecture, which picks its code objects as a real one does;
  * - VMAF_HIP_GPU_FAIL_AT=N: the GPU path fails at frame N, to exercise
  *   the move to the CPU on a real GPU;
  * - VMAF_HIP_CHUNK_CONTEXT=B,A: a chunk of a run is given B frames before
@@ -41,6 +43,8 @@
 int ff_vmaf_test_simulated_gpu(void);
 /** The simulated GPU's start in ms (0: at once). */
 int ff_vmaf_test_simulated_start_ms(void);
+/** The simulated GPU's AMD architecture ("gfx1201"), or NULL: none. */
+const char *ff_vmaf_test_simulated_arch(void);
 /** The frame at which the GPU path must fail (-1: never). */
 int64_t ff_vmaf_test_gpu_fail_at(void);
 

@@ -108,6 +108,11 @@ struct FFGpu {
     int borrowed_ctx;           ///< cu_ctx is the caller's (hardware frames'): not released
     int quiet;                  ///< the warm-up: logs nothing, the real open will
     char name[256];
+    /** HIP: the architecture (gcnArchName, "gfx1201"), which picks the code
+     *  objects (amd_code.h); empty when the runtime does not tell. The
+     *  simulated GPU has VMAF_HIP_SIMULATE_GPU_ARCH's. */
+    char arch[64];
+    int arch_told;              ///< the choice of code object was logged
 
     /* Recording (gpu_graph.c): launches and memsets queued on rec_stream
      * are appended to rec instead of run, through the recorder's calls, so

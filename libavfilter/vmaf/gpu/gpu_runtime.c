@@ -23,11 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/avstring.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/time.h"
 
+#include "amd_code.h"
 #include "gpu_functions.h"
 #include "gpu_runtime.h"
 #include "libavfilter/vmaf/test_hooks.h"
@@ -191,6 +193,26 @@ static void warm_mark(int *flag)
     pthread_mutex_unlock(&warm_lock);
 }
 
+/* hipDeviceProp_t is larger than this in no ROCm (1.5 KiB in 6.x). */
+#define HIP_PROPS_SIZE 16384
+
+/* The device's architecture, from hipGetDeviceProperties. Its structure
+ * changed with ROCm 6 (and the entry point with it: R0600), so the name is
+ * looked for rather than read at an offset. */
+static void hip_arch(FFGpu *g, int device)
+{
+    int (*props)(void *p, int dev) = dlsym(g->lib, "hipGetDevicePropertiesR0600");
+    uint8_t *buf;
+
+    if (!props)
+        props = dlsym(g->lib, "hipGetDeviceProperties");
+    if (!props || !(buf = av_mallocz(HIP_PROPS_SIZE)))
+        return;
+    if (props(buf, device) || ff_gpu_amd_arch_in(buf, HIP_PROPS_SIZE, g->arch, sizeof(g->arch)) < 0)
+        g->arch[0] = 0;
+    av_free(buf);
+}
+
 static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
 {
     static const char *const hip_libs[]  = { "libamdhip64.so", "libamdhip64.so.7",
@@ -243,6 +265,7 @@ static int open_platform(FFGpu *g, enum FFGpuPlatform platform, int device)
         if ((ret = CHECK(g, g->fn.hip_set_device(device), "hipSetDevice")) < 0)
             return ret;
         g->fn.hip_device_name(g->name, sizeof(g->name), device);
+        hip_arch(g, device);
     }
     return 0;
 }
@@ -354,6 +377,8 @@ int ff_gpu_open(FFGpu **pg, int device, void *log_ctx)
         g->platform = FF_GPU_PLATFORM_SIMULATED;
         ff_gpu_simulated_functions(&g->fn);
         snprintf(g->name, sizeof(g->name), "simulated GPU");
+        if (ff_vmaf_test_simulated_arch())
+            av_strlcpy(g->arch, ff_vmaf_test_simulated_arch(), sizeof(g->arch));
         av_log(log_ctx, AV_LOG_WARNING, "VMAF_HIP_SIMULATE_GPU=1: a simulated GPU whose "
                "kernels fail, for tests.\n");
         *pg = g;
@@ -463,22 +488,56 @@ int ff_gpu_leave(FFGpu *g)
     return 0;
 }
 
+/* The code object of bundle *image for this device's architecture. A
+ * bundle this cannot read (a compressed one) goes to HIP whole: it picks. */
+static int amd_code(FFGpu *g, const char *what, const unsigned char **image)
+{
+    FFGpuAmdCode codes[FF_GPU_AMD_MAX_CODES];
+    int nb = ff_gpu_amd_codes(*image, 0, codes, FF_ARRAY_ELEMS(codes));
+    int i, told = g->arch_told;
+
+    if (nb < 0)
+        return 0;
+    g->arch_told = 1;
+    i = ff_gpu_amd_pick(codes, nb, g->arch);
+    if (i < 0) {
+        char list[FF_GPU_AMD_MAX_CODES * 8] = "";
+        for (int k = 0; k < nb; k++)
+            av_strlcatf(list, sizeof(list), "%s%s", k ? ", " : "", codes[k].target);
+        gpu_log(g, told ? AV_LOG_DEBUG : AV_LOG_WARNING,
+                "This build has no AMD code object for %s (%s)%s; %s has %s.\n",
+                g->arch, g->name, ff_gpu_amd_generic(g->arch) ? " nor its family's generic target" : "",
+                what, *list ? list : "none");
+        return AVERROR(ENOSYS);
+    }
+    if (told)
+        gpu_log(g, AV_LOG_DEBUG, "%s: the AMD code object for %s.\n", what, codes[i].target);
+    else
+        gpu_log(g, AV_LOG_VERBOSE, "%s (%s) runs the AMD code objects for %s.\n",
+                g->arch, g->name, codes[i].target);
+    *image = codes[i].image;
+    return 0;
+}
+
 int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
                        const unsigned char *amd, const unsigned char *nv)
 {
     const unsigned char *image = g->platform == FF_GPU_PLATFORM_CUDA ? nv : amd;
-    int err;
+    int err, ret;
 
-    if (g->platform == FF_GPU_PLATFORM_SIMULATED)
+    /* The simulated GPU loads anything, unless it plays an AMD one. */
+    if (g->platform == FF_GPU_PLATFORM_SIMULATED && !g->arch[0])
         return CHECK(g, g->fn.module_load(mod, image), "ModuleLoad");
 
     if (!image) {
         gpu_log(g, AV_LOG_WARNING,
-               "This build has no %s code object for %s (the %s compiler was not found at build time).\n",
+               "This build has no %s code object for %s (%s was not found at build time).\n",
                g->platform == FF_GPU_PLATFORM_CUDA ? "NVIDIA" : "AMD", what,
-               g->platform == FF_GPU_PLATFORM_CUDA ? "nvcc" : "hipcc");
+               g->platform == FF_GPU_PLATFORM_CUDA ? "nvcc" : "its AMD device compiler");
         return AVERROR(ENOSYS);
     }
+    if (g->platform != FF_GPU_PLATFORM_CUDA && g->arch[0] && (ret = amd_code(g, what, &image)) < 0)
+        return ret;
     err = g->fn.module_load(mod, image);
     if (err) {
         gpu_log(g, AV_LOG_WARNING,

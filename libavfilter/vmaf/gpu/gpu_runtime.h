@@ -92,7 +92,9 @@ int ff_gpu_leave(FFGpu *g);
 
 /**
  * Load the code object for this platform: amd (an offload bundle of AMD
- * code objects) or nv (an NVIDIA fatbin). A missing one is AVERROR(ENOSYS).
+ * code objects, of which the one for the device's architecture is loaded:
+ * amd_code.h) or nv (an NVIDIA fatbin, from which the driver picks). A
+ * missing one, or a bundle without code for the device, is AVERROR(ENOSYS).
  */
 int ff_gpu_module_load(FFGpu *g, FFGpuModule *mod, const char *what,
                        const unsigned char *amd, const unsigned char *nv);
