@@ -72,14 +72,16 @@ if [ -x "$build/tests/vmaf_reference_test" ]; then
         > "$build/cambi_gpu_fault.log" 2>&1
     count_results "$build/cambi_gpu_fault.log" "vmaf_reference_test (cambi after a GPU failure)"
 fi
-# The code objects configure promised (it found nvcc / hipcc) must be there.
+# The code objects configure promised (it found nvcc / the AMD compiler)
+# must be there, with exactly its targets, every kernel in each; the choice
+# of AMD code object for a device is checked on any build.
+config_mak() { sed -n "s/^$1=//p" "$obj/ffbuild/config.mak"; }
 need=""
-grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" && need="$need nv"
-grep -q '^#define CONFIG_HIP_AMD 1' "$obj/config.h" && need="$need amd"
-echo "GPU code objects built:${need:- none}"
-why=""
-[ -n "$need" ] || why="no GPU code objects built (configure found neither nvcc nor hipcc)"
-run_unit "$why" gpu_code_test $need
+grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" &&
+    need="$need nv=sm_$(config_mak HIP_NV_ARCHS | sed 's/,/,sm_/g'),compute_$(config_mak HIP_NV_PTX)"
+grep -q '^#define CONFIG_HIP_AMD 1' "$obj/config.h" && need="$need amd=$(config_mak HIP_TARGETS)"
+echo "GPU code: $(config_mak VMAF_HIP_GPU_CODE)"
+run_unit "" gpu_code_test $need
 # The ring's host threads (the background work beside the staging), on the
 # simulated GPU: runs everywhere.
 run_unit "" gpu_ring_test
@@ -527,6 +529,10 @@ EOF_CODECS
 # ---- catalogues on a Dask cluster: tools/vmaf-cluster ----
 
 . "$top/tests/cluster.sh"
+
+# ---- the GPU code embedded, and the code object a device of each kind runs ----
+
+. "$top/tests/gpu_code.sh"
 
 # ---- the encoder-tuning tools: CRF sweep, target search, plots ----
 
