@@ -63,8 +63,9 @@ missing=$(missing_of $gpu_pkgs)
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq $missing >/dev/null 2>&1 ||
-        { apt-get update -qq >/dev/null; apt-get install -y -qq $missing >/dev/null; } ||
+    # clang-19 recommends llvm-19-dev, which the build does not need.
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null; apt-get install -y -qq --no-install-recommends $missing >/dev/null; } ||
         echo "deps: apt-get install$missing failed; the build leaves the AMD GPU code out." >&2
     missing=$(missing_of $gpu_pkgs)
 fi
