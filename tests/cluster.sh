@@ -37,12 +37,14 @@ $cluster/d40.mp4,$cluster/ref.mkv,,feature=name=psnr,crf40-psnr
 $cluster/d10.mkv,$cluster/ref10.mkv,,,hevc10
 $cluster/d24.mp4,$cluster/ref.mkv,version=vmaf_v0.6.1neg,,crf24-neg
 EOF
-    # The truth: each pair scored by one plain ffmpeg run.
-    c_truth() { # name model options
+    # The truth: each pair scored by one plain ffmpeg run, its log in
+    # the format its name ends with.
+    c_single() { # log dist ref model [options]
         "$ffmpeg" -hide_banner -nostdin -loglevel error -y -i "$2" -i "$3" \
-            -lavfi "vmaf_hip=model=$(printf '%s' "$4" | sed 's/:/\\\\:/g')${5:+:$5}:backend=cpu:log_fmt=json:log_path=$cluster/truth-$1.json" \
-            -f null - > "$cluster/truth-$1.log" 2>&1
+            -lavfi "vmaf_hip=model=$(printf '%s' "$4" | sed 's/:/\\\\:/g')${5:+:$5}:backend=cpu:log_fmt=${1##*.}:log_path=$1" \
+            -f null - > "$1.log" 2>&1
     }
+    c_truth() { c_single "$cluster/truth-$1.json" "$2" "$3" "$4" "$5"; }   # name dist ref model options
     tail -n +2 "$cluster/six.csv" | while IFS=, read -r d r m o n; do
         c_truth "$n" "$d" "$r" "${m:-version=vmaf_v0.6.1}" "$o"
     done
@@ -182,14 +184,9 @@ EOF_PY
     # HEVC 10-bit in chunks of 2 with two models, XML).
     c_make -f lavfi -i testsrc2=s=320x180:r=25:d=3 -c:v libx264 -crf 8 -bf 3 -g 24 "$cluster/cref.mp4"
     c_make -i "$cluster/cref.mp4" -c:v libx264 -crf 34 -bf 3 -g 24 "$cluster/cdis.mp4"
-    c_whole() { # name dist ref fmt model
-        "$ffmpeg" -hide_banner -nostdin -loglevel error -y -i "$2" -i "$3" \
-            -lavfi "vmaf_hip=model=$(printf '%s' "$5" | sed 's/:/\\\\:/g'):backend=cpu:log_fmt=$4:log_path=$cluster/whole-$1.$4" \
-            -f null - > "$cluster/whole-$1.log" 2>&1
-    }
     c_nofps() { sed 's/"fps": [0-9.e+-]*,//; s/ fps="[0-9.e+-]*"//' "$1"; }
     c_chunked() { # name dist ref fmt model chunk-frames
-        c_whole "$1" "$2" "$3" "$4" "$5" &&
+        c_single "$cluster/whole-$1.$4" "$2" "$3" "$5" &&
         vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/chunked" --name "$1" \
             --model "$5" --log-fmt "$4" --pair "$2" "$3" --chunk-frames "$6" \
             > "$cluster/chunked-$1.log" 2>&1 &&

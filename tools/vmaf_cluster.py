@@ -98,6 +98,12 @@ def model_names(models):
     return names
 
 
+def model_option(models):
+    """The filter's model option for a model string: its own ':' escaped twice,
+    for the filtergraph, then for the filter's option parser."""
+    return "model=" + models.replace(":", "\\\\:")
+
+
 def job_key(row):
     text = json.dumps([row[k] for k in ("name", "distorted", "reference", "model", "options")])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
