@@ -1,16 +1,23 @@
-# Sourced by the fetch scripts: sid_src_entry makes sure apt knows Debian
-# sid's source packages, through a deb-src entry derived from the machine's
-# own Debian entry (same URIs, never hard-coded). The caller defines fail().
+# Sourced by the fetch scripts and tools/debian-root.sh: debian_uri prints
+# the Debian archive the machine's apt uses (its first .../debian entry,
+# never hard-coded), or nothing and fails when it has none; sid_src_entry
+# makes sure apt knows Debian sid's source packages, through a deb-src entry
+# of that archive. The caller defines fail().
+
+debian_uri() {
+    du_uri=$(sed -n 's/^URIs:[[:space:]]*\(.*\/debian\)[[:space:]]*$/\1/p' \
+                 /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
+    if [ -z "$du_uri" ]; then
+        du_uri=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\/debian\)[[:space:]].*/\2/p' \
+                     /etc/apt/sources.list 2>/dev/null | head -n1)
+    fi
+    [ -n "$du_uri" ] && echo "$du_uri"
+}
 
 sid_src_entry() {
     srcfile=/etc/apt/sources.list.d/vmaf-hip-sid-src.sources
-    uri=$(sed -n 's/^URIs:[[:space:]]*\(.*\/debian\)[[:space:]]*$/\1/p' \
-              /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
-    if [ -z "$uri" ]; then
-        uri=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\/debian\)[[:space:]].*/\2/p' \
-                  /etc/apt/sources.list 2>/dev/null | head -n1)
-    fi
-    [ -n "$uri" ] || fail "no Debian archive entry found in /etc/apt to derive a deb-src entry from."
+    uri=$(debian_uri) ||
+        fail "no Debian archive entry found in /etc/apt to derive a deb-src entry from."
     if [ ! -f "$srcfile" ]; then
         [ "$(id -u)" = 0 ] || fail "need root once to add a deb-src entry for sid ($srcfile)."
         printf 'Types: deb-src\nURIs: %s\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
