@@ -58,8 +58,9 @@ def add_common_args(p):
                    help="encoder speed: -preset for x264/x265/SVT-AV1, -cpu-used for libaom/libvpx "
                         "(default: the encoder's own)")
     p.add_argument("--ffmpeg", metavar="PATH",
-                   help="ffmpeg with vmaf_hip (default: build/ffmpeg of this repository, else ffmpeg "
-                        "on PATH); ffprobe is taken from the same directory, else PATH")
+                   help="ffmpeg with vmaf_hip (default: the one beside this tool, as in the archive "
+                        "and the package, else build/ffmpeg of this repository, else ffmpeg on PATH); "
+                        "ffprobe is taken from the same directory, else PATH")
     p.add_argument("--out", metavar="DIR",
                    help="keep the encodes and JSON logs here (default: a temporary directory, removed)")
     p.add_argument("--source-opts", default="", metavar="OPTS",
@@ -139,8 +140,11 @@ class CrfScorer:
 
 def find_ffmpeg(path):
     if path is None:
+        # Beside the tools in the archive's and the package's bin/; in the
+        # repository, the build's.
+        beside = os.path.join(os.path.dirname(os.path.realpath(__file__)), "ffmpeg")
         built = os.path.join(REPO, "build", "ffmpeg")
-        path = built if os.access(built, os.X_OK) else shutil.which("ffmpeg")
+        path = next((p for p in (beside, built) if os.access(p, os.X_OK)), None) or shutil.which("ffmpeg")
         if path is None:
             raise ToolError("no ffmpeg: neither %s nor ffmpeg on PATH "
                             "(build it with make, or pass --ffmpeg)" % built)
