@@ -8,6 +8,8 @@
 #   make bench           frames per second at 576x324, 1080p and 4K
 #   make patches         the project as a git format-patch series against the
 #                        FFmpeg source the build uses (PATCHES=<dir>)
+#   make dist            build/dist/vmaf-hip-<version>-linux-x86_64.tar.xz, relocatable
+#   make deb             build/dist/vmaf-hip_<version>+deb<N>_amd64.deb, for this Debian
 #
 # Overrides: FFMPEG_VERSION=9.0.2|8.1.2, FFMPEG_TARBALL=<file.tar.xz>,
 # FFMPEG_SRC=<tree> (never modified: it is copied), FFMPEG_CONFIGURE_EXTRA=...,
@@ -308,8 +310,18 @@ ifeq ($(FFMPEG_SRC)$(FFMPEG_TARBALL),)
 endif
 	@sh tools/patch-series.sh $(PRISTINE) $(PATCHES)
 
+# ---- the archive and the Debian package (tools/dist.sh) ----
+
+DIST_DIR := $(BUILD)/dist
+
+dist: all
+	@sh tools/dist.sh archive $(BUILD) $(DIST_DIR)
+
+deb: all
+	@sh tools/dist.sh deb $(BUILD) $(DIST_DIR)
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-ffmpeg tests test-programs check demo bench patches clean FORCE
+.PHONY: all build-ffmpeg tests test-programs check demo bench patches dist deb clean FORCE
 FORCE:
