@@ -10,6 +10,7 @@
 #                        FFmpeg source the build uses (PATCHES=<dir>)
 #   make dist            build/dist/vmaf-hip-<version>-linux-x86_64.tar.xz, relocatable
 #   make deb             build/dist/vmaf-hip_<version>+deb<N>_amd64.deb, for this Debian
+#   make dist-check      both, unpacked and installed in minimal Debian 12 and 13 roots
 #
 # Overrides: FFMPEG_VERSION=9.0.2|8.1.2, FFMPEG_TARBALL=<file.tar.xz>,
 # FFMPEG_SRC=<tree> (never modified: it is copied), FFMPEG_CONFIGURE_EXTRA=...,
@@ -310,7 +311,8 @@ ifeq ($(FFMPEG_SRC)$(FFMPEG_TARBALL),)
 endif
 	@sh tools/patch-series.sh $(PRISTINE) $(PATCHES)
 
-# ---- the archive and the Debian package (tools/dist.sh) ----
+# ---- the archive and the Debian package (tools/dist.sh), checked on clean
+# Debian roots (tests/dist.sh; the roots are kept in .cache/roots) ----
 
 DIST_DIR := $(BUILD)/dist
 
@@ -320,8 +322,12 @@ dist: all
 deb: all
 	@sh tools/dist.sh deb $(BUILD) $(DIST_DIR)
 
+dist-check: dist deb
+	@sh tests/dist.sh $(BUILD) $(DIST_DIR)/$$(sh tools/dist.sh name archive) \
+	    $(DIST_DIR)/$$(sh tools/dist.sh name deb)
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-ffmpeg tests test-programs check demo bench patches dist deb clean FORCE
+.PHONY: all build-ffmpeg tests test-programs check demo bench patches dist deb dist-check clean FORCE
 FORCE:
