@@ -149,8 +149,10 @@ $(BUILD)/configure-flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CONFIGURE_FLAGS)' | cmp -s - $@ || echo '$(CONFIGURE_FLAGS)' > $@
 
-# ffbuild/config.mak is what FFmpeg's configure writes on every run.
-$(OBJDIR)/ffbuild/config.mak: $(SRCTREE)/.patched $(BUILD)/configure-flags
+# ffbuild/config.mak is what FFmpeg's configure writes on every run. A
+# changed list of the build's packages (tools/deps.sh rewrites its stamp)
+# configures again: configure finds some libraries by itself.
+$(OBJDIR)/ffbuild/config.mak: $(SRCTREE)/.patched $(BUILD)/configure-flags $(BUILD)/deps-ok
 	mkdir -p $(OBJDIR)
 	@echo "configure $(strip $(CONFIGURE_FLAGS))"
 	cd $(OBJDIR) && $(SRCTREE)/configure $(CONFIGURE_FLAGS) > configure.log 2>&1 || \

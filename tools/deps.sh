@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install the Debian packages the build and the tools need, once: the
 # compilers, nasm, and the libraries of the complete ffmpeg (AV1 decoding,
-# the encoders of the tuning workflows), plus matplotlib for the plots, and
+# the encoders of the tuning workflows, and zlib, bzip2, xz and xcb, which
+# FFmpeg's configure uses whenever it finds them: listed, so that every
+# machine builds the same ffmpeg), plus matplotlib for the plots, and
 # the AMD device compiler of the GPU kernels (clang 19, its linker and
 # offload bundler, the ROCm device libraries and HIP headers).
 # As root this runs apt-get; otherwise it names the command to run. The
@@ -31,7 +33,9 @@ gpu_pkgs="clang-19 lld-19 clang-tools-19 rocm-device-libs libamdhip64-dev"
 
 pkgs="build-essential xz-utils patch gawk diffutils nasm dpkg-dev pkg-config"
 if [ -z "$small" ]; then
-    pkgs="$pkgs libdav1d-dev libvpx-dev libaom-dev libsvtav1enc-dev python3-matplotlib python3-distributed"
+    pkgs="$pkgs libdav1d-dev libvpx-dev libaom-dev libsvtav1enc-dev"
+    pkgs="$pkgs zlib1g-dev libbz2-dev liblzma-dev libxcb1-dev"
+    pkgs="$pkgs python3-matplotlib python3-distributed"
     [ -n "$lgpl" ] || pkgs="$pkgs libx264-dev libx265-dev"
 fi
 
