@@ -4,8 +4,12 @@
 # build's packages in them, where ffmpeg scores the clips of tests/data on
 # the CPU; every frame's and every pooled value must be the build tree's.
 #
-# Usage: tests/dist.sh <build-dir> <archive> <deb>
+# Usage: tests/dist.sh <build-dir> <archive> <deb>...
 #        e.g. tests/dist.sh build build/dist/vmaf-hip-*.tar.xz build/dist/vmaf-hip_*.deb
+#
+# make dist-check runs it on this machine's archive and package; give the
+# package made on another Debian release too (make deb there) to check it
+# in its own release's root.
 #
 # Per suite, in a fresh copy of its root each time:
 #  - archive: unpacked (by this machine's tar, the root has no xz) into a
@@ -15,20 +19,22 @@
 #    encoder encodes and its encode is scored as on the build tree; then,
 #    with python3 installed, the archive's vmaf-crf-sweep, as on the build
 #    tree.
-#  - package: on the Debian release it was built for, `apt-get install
-#    ./x.deb` resolves its dependencies from the archive, the examples
-#    (vmaf-hip-ffmpeg, vmaf-hip-ffprobe, vmaf-crf-sweep) give the build
-#    tree's values, no file of it is one of Debian's ffmpeg package, and
-#    `apt-get remove --purge` leaves none of its files. On another release
-#    apt must refuse it (its libraries are the other release's) and leave
-#    the root as it was.
+#  - each package: on the Debian release it was built for, `apt-get
+#    install ./x.deb` resolves its dependencies from the archive, the
+#    examples (vmaf-hip-ffmpeg, vmaf-hip-ffprobe) give the build tree's
+#    values, and vmaf-crf-sweep too (only a row for another release's
+#    package: its encoder is another), no file of it is one of Debian's
+#    ffmpeg package, and `apt-get remove --purge` leaves none of its
+#    files. On another release apt must refuse it (its libraries are the
+#    other release's) and leave the root as it was.
 # One PASS or FAIL line per check and the time of each step; the last line
 # reads "N passed, N failed" and the exit status is 1 when a check failed.
 #
 # Environment: DIST_ROOTS, where the roots are kept (default .cache/roots
 # of the repository; made once by tools/debian-root.sh, about a minute
 # each, then reused); DIST_SUITES, the suites (default "bookworm trixie").
-# The copies are made in <build-dir>/dist-check and removed when all passed.
+# The copies are made in <build-dir>/dist-check and removed when all their
+# checks passed; the runs' messages stay in <build-dir>/dist-check/logs.
 # Needs root (chroot), debootstrap and the machine's Debian archive.
 set -u
 
@@ -37,15 +43,20 @@ set -u
 for arg; do
     case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
 done
-[ $# -eq 3 ] || usage "three arguments expected"
+[ $# -ge 3 ] || usage "at least three arguments expected"
 [ -d "$1" ] || usage "no build directory '$1'"
 [ -f "$2" ] || usage "no archive '$2'"
-[ -f "$3" ] || usage "no package '$3'"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
 archive=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-deb=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
+shift 2
+debs=
+for deb; do
+    [ -f "$deb" ] || usage "no package '$deb'"
+    case $deb in *+deb[0-9]*_*.deb) ;; *) usage "'$deb' is not named as make deb names it (+deb<N>)" ;; esac
+    debs="$debs $(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
+done
 # pass, fail, count_results; passed=0, failed=0.
 . "$top/tests/lib.sh"
 
@@ -219,17 +230,120 @@ check_examples() {
     fi
 }
 
-# sweep <name> <runner> <tool>: vmaf-crf-sweep at one CRF; its table row.
+# sweep <command...>: vmaf-crf-sweep (the command that runs it, and the
+# source) at one CRF, with the first encoder this ffmpeg has (x264 unless
+# LGPL=1); its table row.
+sweep_enc=$(for e in libx264 libsvtav1 libvpx-vp9 libaom-av1 libx265; do
+                case " $encoders " in *" $e "*) echo "$e"; break ;; esac
+            done)
+case $sweep_enc in
+libx264|libx265) sweep_preset=ultrafast ;;
+libsvtav1)       sweep_preset=12 ;;
+*)               sweep_preset=8 ;;
+esac
 sweep() {
-    $2 "$3" --crf 35 --preset ultrafast "$4" 2>&1 | awk 'NF == 5 && $1 == 35'
+    "$@" --encoder "$sweep_enc" --preset "$sweep_preset" --crf 35 2>&1 | awk 'NF == 5 && $1 == 35'
 }
-ref_sweep=$(/usr/bin/python3 "$top/tools/vmaf-crf-sweep" --ffmpeg "$ffmpeg" --crf 35 --preset ultrafast \
-            "$work/data/dis.y4m" 2>&1 | awk 'NF == 5 && $1 == 35')
-[ -n "$ref_sweep" ] || fail "dist: the build tree's vmaf-crf-sweep gives no row"
+# check_sweep <name> <command...>: its row is the build tree's.
+check_sweep() {
+    cs_name=$1; shift
+    if [ -z "$sweep_enc" ]; then
+        echo "$cs_name: vmaf-crf-sweep: skipped: this ffmpeg has none of the tools' encoders"
+        return
+    fi
+    row=$(sweep "$@")
+    if [ -n "$row" ] && [ "$row" = "$ref_sweep" ]; then
+        pass "$cs_name: vmaf-crf-sweep ($sweep_enc), the build tree's row: $(echo $row)"
+    else
+        fail "$cs_name: vmaf-crf-sweep gives '$row', the build tree '$ref_sweep'"
+    fi
+}
+ref_sweep=
+if [ -n "$sweep_enc" ]; then
+    ref_sweep=$(sweep /usr/bin/python3 "$top/tools/vmaf-crf-sweep" --ffmpeg "$ffmpeg" "$work/data/dis.y4m")
+    [ -n "$ref_sweep" ] || fail "dist: the build tree's vmaf-crf-sweep gives no row"
+fi
 
-deb_release=$(echo "$deb" | sed -n 's/.*+deb\([0-9]*\)_[a-z0-9]*\.deb$/\1/p')
-deb_files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print substr($6, 2) }')
+# check_package <suite> <release> <deb>: a fresh root of the suite (Debian
+# <release>) and the package.
+check_package() {
+    cp_suite=$1 cp_release=$2 cp_deb=$3
+    deb_release=$(echo "$cp_deb" | sed -n 's/.*+deb\([0-9]*\)_[a-z0-9]*\.deb$/\1/p')
+    deb_files=$(dpkg-deb -c "$cp_deb" | awk '$1 !~ /^d/ { print substr($6, 2) }')
+    name="$cp_suite: package +deb$deb_release"
+    t=$(now)
+    unmount_all
+    root=$(fresh "$cp_suite" "deb$deb_release")
+    mount_proc "$root" || fail "$cp_suite: cannot mount /proc in the root"
+    out=$work/logs/$cp_suite-deb$deb_release
+    mkdir -p "$out"
+    cp "$cp_deb" "$root/tmp/dist/"
+    d=/tmp/dist/$(basename "$cp_deb")
+    if [ "$cp_release" != "$deb_release" ]; then
+        if apt_in "$root" install --no-install-recommends "$d"; then
+            fail "$name: the Debian $deb_release package installs on Debian $cp_release"
+        elif grep -q 'unmet dependencies' "$out/apt.log" && ! chroot "$root" dpkg -s vmaf-hip >/dev/null 2>&1; then
+            pass "$name: refused, the root unchanged ($(grep -c 'but it is not installable' "$out/apt.log") of its libraries are not Debian $cp_release's)"
+        else
+            fail "$name: apt-get fails otherwise than by its dependencies"; tail -5 "$out/apt.log"
+        fi
+        took "package refused" "$t"
+        unmount_all
+        return
+    fi
+    if ! apt_in "$root" install --no-install-recommends "$d"; then
+        fail "$name: apt-get install fails"; tail -5 "$out/apt.log"
+        unmount_all
+        return
+    fi
+    pass "$name: installed, with $(grep -c '^Unpacking' "$out/apt.log") packages from the archive (its dependencies)"
+    took "apt-get install" "$t"
+    t=$(now)
+    libs_from "$name: ffmpeg" "$root" /opt/vmaf-hip/bin/ffmpeg ""
+    run_examples "in_root $root" /usr/bin/vmaf-hip-ffmpeg /usr/bin/vmaf-hip-ffprobe /tmp/dist/data /tmp/dist/out
+    check_examples "$name" "$root"
+    if [ "$deb_release" = "$this_release" ]; then
+        check_sweep "$name" in_root "$root" /usr/bin/vmaf-crf-sweep /tmp/dist/data/dis.y4m
+    elif [ -n "$sweep_enc" ]; then
+        # Another release's encoder: its own bits, so only a row.
+        row=$(sweep in_root "$root" /usr/bin/vmaf-crf-sweep /tmp/dist/data/dis.y4m)
+        [ -n "$row" ] && pass "$name: vmaf-crf-sweep ($sweep_enc of Debian $deb_release): $(echo $row)" ||
+            fail "$name: vmaf-crf-sweep gives no row"
+    fi
+    # Beside Debian's ffmpeg: its own prefix and command names, and no file
+    # of Debian's ffmpeg package.
+    outside=$(echo "$deb_files" | grep -v -E '^/opt/vmaf-hip/|^/usr/share/doc/vmaf-hip/|^/usr/bin/(vmaf-hip-ffmpeg|vmaf-hip-ffprobe|vmaf-crf-sweep|vmaf-target|vmaf-plot)$')
+    [ -z "$outside" ] && pass "$name: its $(echo "$deb_files" | wc -l) files in /opt/vmaf-hip, /usr/share/doc/vmaf-hip and five commands of its own" ||
+        fail "$name: files outside its places: $outside"
+    if chroot "$root" sh -c 'cd /tmp/dist && apt-get download -q ffmpeg' > "$out/download.log" 2>&1; then
+        common=$(dpkg-deb -c "$root"/tmp/dist/ffmpeg_*.deb | awk '$1 !~ /^d/ { print substr($6, 2) }' |
+                 grep -x -F "$deb_files")
+        [ -z "$common" ] && pass "$name: no file in common with Debian's ffmpeg package ($(basename "$root"/tmp/dist/ffmpeg_*.deb))" ||
+            fail "$name: files Debian's ffmpeg has too: $common"
+    else
+        fail "$name: apt-get download ffmpeg fails"; tail -3 "$out/download.log"
+    fi
+    took "package checks" "$t"
+    t=$(now)
+    if apt_in "$root" remove --purge vmaf-hip; then
+        left=$(for f in $deb_files /opt/vmaf-hip /usr/share/doc/vmaf-hip; do
+                   [ -e "$root$f" ] || [ -L "$root$f" ] && echo "$f"
+               done)
+        if chroot "$root" dpkg -s vmaf-hip >/dev/null 2>&1; then
+            fail "$name: still known to dpkg after remove --purge"
+        elif [ -n "$left" ]; then
+            fail "$name: remove --purge leaves $(echo "$left" | tr '\n' ' ')"
+        else
+            pass "$name: removed with --purge, none of its files left"
+        fi
+    else
+        fail "$name: apt-get remove --purge fails"; tail -3 "$out/apt.log"
+    fi
+    took "remove" "$t"
+    unmount_all
+}
 
+this_release=$(cut -d. -f1 /etc/debian_version 2>/dev/null)
 for suite in $suites; do
     echo "== $suite"
     t=$(now)
@@ -237,12 +351,13 @@ for suite in $suites; do
         { fail "$suite: no root (tools/debian-root.sh)"; continue; }
     echo "  $msg"
     release=$(cut -d. -f1 "$roots/$suite/etc/debian_version")
+    failed_before=$failed
 
     # ---- the archive ----
     t=$(now)
     root=$(fresh "$suite" archive)
     mount_proc "$root" || fail "$suite: cannot mount /proc in the root"
-    out=$work/$suite-archive.logs
+    out=$work/logs/$suite-archive
     mkdir -p "$out"
     dir="/opt/unpacked here"
     mkdir -p "$root$dir"
@@ -265,87 +380,20 @@ for suite in $suites; do
     took "archive checks" "$t"
     t=$(now)
     if apt_in "$root" install --no-install-recommends python3; then
-        row=$(sweep x "in_root $root" "$a/bin/vmaf-crf-sweep" /tmp/dist/data/dis.y4m)
-        if [ -n "$row" ] && [ "$row" = "$ref_sweep" ]; then
-            pass "$suite: archive: vmaf-crf-sweep (python3 $(chroot "$root" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')), the build tree's row: $row"
-        else
-            fail "$suite: archive: vmaf-crf-sweep gives '$row', the build tree '$ref_sweep'"
-        fi
+        check_sweep "$suite: archive (python3 $(chroot "$root" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'))" \
+            in_root "$root" "$a/bin/vmaf-crf-sweep" /tmp/dist/data/dis.y4m
     else
         fail "$suite: archive: apt-get install python3 fails"; tail -3 "$out/apt.log"
     fi
     took "python3 and the tool" "$t"
+    unmount_all
 
-    # ---- the package ----
-    t=$(now)
-    unmount_all
-    root=$(fresh "$suite" deb)
-    mount_proc "$root" || fail "$suite: cannot mount /proc in the root"
-    out=$work/$suite-deb.logs
-    mkdir -p "$out"
-    cp "$deb" "$root/tmp/dist/"
-    d=/tmp/dist/$(basename "$deb")
-    if [ "$release" != "$deb_release" ]; then
-        if apt_in "$root" install --no-install-recommends "$d"; then
-            fail "$suite: package: the Debian $deb_release package installs on Debian $release"
-        elif grep -q 'unmet dependencies' "$out/apt.log" && ! chroot "$root" dpkg -s vmaf-hip >/dev/null 2>&1; then
-            pass "$suite: package: the Debian $deb_release package is refused, the root unchanged ($(grep -c 'but it is not installable' "$out/apt.log") of its libraries are not Debian $release's)"
-        else
-            fail "$suite: package: apt-get fails otherwise than by its dependencies"; tail -5 "$out/apt.log"
-        fi
-        took "package refused" "$t"
-        unmount_all
-        [ "$failed" = 0 ] && rm -rf "$work/$suite-archive" "$work/$suite-deb"
-        continue
-    fi
-    if ! apt_in "$root" install --no-install-recommends "$d"; then
-        fail "$suite: package: apt-get install fails"; tail -5 "$out/apt.log"
-        continue
-    fi
-    pass "$suite: package: installed with $(grep -c '^Unpacking' "$out/apt.log") packages from the archive (its dependencies)"
-    took "apt-get install" "$t"
-    t=$(now)
-    libs_from "$suite: package: ffmpeg" "$root" /opt/vmaf-hip/bin/ffmpeg ""
-    run_examples "in_root $root" /usr/bin/vmaf-hip-ffmpeg /usr/bin/vmaf-hip-ffprobe /tmp/dist/data /tmp/dist/out
-    check_examples "$suite: package" "$root"
-    row=$(sweep x "in_root $root" /usr/bin/vmaf-crf-sweep /tmp/dist/data/dis.y4m)
-    if [ -n "$row" ] && [ "$row" = "$ref_sweep" ]; then
-        pass "$suite: package: vmaf-crf-sweep, the build tree's row"
-    else
-        fail "$suite: package: vmaf-crf-sweep gives '$row', the build tree '$ref_sweep'"
-    fi
-    # Beside Debian's ffmpeg: its own prefix and command names, and no file
-    # of Debian's ffmpeg package.
-    outside=$(echo "$deb_files" | grep -v -E '^/opt/vmaf-hip/|^/usr/share/doc/vmaf-hip/|^/usr/bin/(vmaf-hip-ffmpeg|vmaf-hip-ffprobe|vmaf-crf-sweep|vmaf-target|vmaf-plot)$')
-    [ -z "$outside" ] && pass "$suite: package: its $(echo "$deb_files" | wc -l) files in /opt/vmaf-hip, /usr/share/doc/vmaf-hip and five commands of its own" ||
-        fail "$suite: package: files outside its places: $outside"
-    if chroot "$root" sh -c 'cd /tmp/dist && apt-get download -q ffmpeg' > "$out/download.log" 2>&1; then
-        common=$(dpkg-deb -c "$root"/tmp/dist/ffmpeg_*.deb | awk '$1 !~ /^d/ { print substr($6, 2) }' |
-                 grep -x -F "$deb_files")
-        [ -z "$common" ] && pass "$suite: package: no file in common with Debian's ffmpeg package ($(basename "$root"/tmp/dist/ffmpeg_*.deb))" ||
-            fail "$suite: package: files Debian's ffmpeg has too: $common"
-    else
-        fail "$suite: package: apt-get download ffmpeg fails"; tail -3 "$out/download.log"
-    fi
-    took "package checks" "$t"
-    t=$(now)
-    if apt_in "$root" remove --purge vmaf-hip; then
-        left=$(for f in $deb_files /opt/vmaf-hip /usr/share/doc/vmaf-hip; do
-                   [ -e "$root$f" ] || [ -L "$root$f" ] && echo "$f"
-               done)
-        if chroot "$root" dpkg -s vmaf-hip >/dev/null 2>&1; then
-            fail "$suite: package: still known to dpkg after remove --purge"
-        elif [ -n "$left" ]; then
-            fail "$suite: package: remove --purge leaves $(echo "$left" | tr '\n' ' ')"
-        else
-            pass "$suite: package: removed with --purge, none of its files left"
-        fi
-    else
-        fail "$suite: package: apt-get remove --purge fails"; tail -3 "$out/apt.log"
-    fi
-    took "remove" "$t"
-    unmount_all
-    [ "$failed" = 0 ] && rm -rf "$work/$suite-archive" "$work/$suite-deb"
+    # ---- the packages ----
+    for deb in $debs; do
+        check_package "$suite" "$release" "$deb"
+    done
+    # The copies stay for a look when something failed.
+    [ "$failed" = "$failed_before" ] && rm -rf "$work/$suite-archive" "$work/$suite"-deb*
 done
 
 echo "$passed passed, $failed failed"
