@@ -128,6 +128,10 @@ run_examples "" "$ffmpeg" "$ffprobe" "$work/data" "$work/ref" enc
 for r in 420 444 probe; do
     [ "$(cat "$out/$r.rc")" = 0 ] || { fail "dist: the build tree's $r run fails"; tail -3 "$out/$r.log"; }
 done
+# The whole run that the archive's chunks, merged, must give.
+"$ffmpeg" -hide_banner -nostdin -v error -i "$work/data/dis.y4m" -i "$work/data/ref.y4m" \
+    -lavfi "vmaf_hip=backend=cpu:log_fmt=json:log_path=$work/ref/whole.json" -f null - ||
+    fail "dist: the build tree's whole run fails"
 
 # same_values <name> <ours> <reference>: identical but for the fps line;
 # says how many values that is.
@@ -312,8 +316,8 @@ check_package() {
     fi
     # Beside Debian's ffmpeg: its own prefix and command names, and no file
     # of Debian's ffmpeg package.
-    outside=$(echo "$deb_files" | grep -v -E '^/opt/vmaf-hip/|^/usr/share/doc/vmaf-hip/|^/usr/bin/(vmaf-hip-ffmpeg|vmaf-hip-ffprobe|vmaf-crf-sweep|vmaf-target|vmaf-plot)$')
-    [ -z "$outside" ] && pass "$name: its $(echo "$deb_files" | wc -l) files in /opt/vmaf-hip, /usr/share/doc/vmaf-hip and five commands of its own" ||
+    outside=$(echo "$deb_files" | grep -v -E '^/opt/vmaf-hip/|^/usr/share/doc/vmaf-hip/|^/usr/bin/(vmaf-hip-ffmpeg|vmaf-hip-ffprobe|vmaf-crf-sweep|vmaf-target|vmaf-plot|vmaf-cluster|vmaf-merge)$')
+    [ -z "$outside" ] && pass "$name: its $(echo "$deb_files" | wc -l) files in /opt/vmaf-hip, /usr/share/doc/vmaf-hip and seven commands of its own" ||
         fail "$name: files outside its places: $outside"
     if chroot "$root" sh -c 'cd /tmp/dist && apt-get download -q ffmpeg' > "$out/download.log" 2>&1; then
         common=$(dpkg-deb -c "$root"/tmp/dist/ffmpeg_*.deb | awk '$1 !~ /^d/ { print substr($6, 2) }' |
@@ -382,6 +386,16 @@ for suite in $suites; do
     if apt_in "$root" install --no-install-recommends python3; then
         check_sweep "$suite: archive (python3 $(chroot "$root" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'))" \
             in_root "$root" "$a/bin/vmaf-crf-sweep" /tmp/dist/data/dis.y4m
+        # A pair in one-frame chunks, with the archive's ffmpeg, ffprobe
+        # and vmaf-merge, merged: the whole run's log.
+        if in_root "$root" python3 "$a/bin/vmaf_chunks.py" run --chunk-frames 1 --options backend=cpu \
+               --log-fmt json --log-path /tmp/dist/out/chunks.json \
+               /tmp/dist/data/dis.y4m /tmp/dist/data/ref.y4m > "$out/chunks.log" 2>&1; then
+            same_values "$suite: archive: vmaf_chunks.py and vmaf-merge, one-frame chunks merged" \
+                "$root/tmp/dist/out/chunks.json" "$work/ref/whole.json"
+        else
+            fail "$suite: archive: vmaf_chunks.py run fails"; tail -3 "$out/chunks.log"
+        fi
     else
         fail "$suite: archive: apt-get install python3 fails"; tail -3 "$out/apt.log"
     fi

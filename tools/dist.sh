@@ -119,10 +119,13 @@ stage_common() {
     mkdir -p "$1/bin" "$1/models"
     cp "$build/obj/ffmpeg" "$build/obj/ffprobe" "$1/bin/"
     chmod 755 "$1/bin/ffmpeg" "$1/bin/ffprobe"
-    for t in vmaf-crf-sweep vmaf-target vmaf-plot; do
+    install -m 755 "$build/vmaf-merge" "$1/bin/vmaf-merge"
+    for t in vmaf-crf-sweep vmaf-target vmaf-plot vmaf-cluster; do
         install -m 755 "$top/tools/$t" "$1/bin/$t"
     done
-    install -m 644 "$top/tools/vmaf_tune.py" "$1/bin/vmaf_tune.py"
+    for t in vmaf_tune.py vmaf_chunks.py vmaf_cluster.py; do
+        install -m 644 "$top/tools/$t" "$1/bin/$t"
+    done
     install -m 644 "$top"/models/*.json "$top/models/LICENSE" "$1/models/"
 }
 
@@ -134,23 +137,14 @@ max_symver() {
         grep -o "($k"'_[0-9][0-9.]*)' | tr -d '()' | sed "s/^${k}_//" | sort -uV | tail -n1
 }
 
-# The GPU code inside a binary: each kernel file's AMD offload bundle and
-# NVIDIA fatbin (its magic 0xba55ed50), counted; the targets from configure.
+# The GPU code inside a binary: what configure embedded (the make summary's
+# line), and each kernel file's AMD offload bundles and NVIDIA fatbins (magic
+# 0xba55ed50) counted in the binary itself.
 gpu_code() {
     amd=$(LC_ALL=C grep -a -o __CLANG_OFFLOAD_BUNDLE__ "$1" | wc -l)
     nv=$(LC_ALL=C grep -a -o -P '\x50\xed\x55\xba' "$1" | wc -l)
-    if cfg HIP_NV; then
-        archs=$(sed -n 's/^HIP_NVCCFLAGS=//p' "$config" | grep -o 'code=[a-z_0-9]*' | sed 's/code=//' | tr '\n' ' ')
-        echo "GPU code, NVIDIA: $nv fatbins (one per kernel file) for ${archs% }"
-    else
-        echo "GPU code, NVIDIA: none (no nvcc at build time)"
-    fi
-    if cfg HIP_AMD; then
-        archs=$(sed -n 's/^HIPCCFLAGS=//p' "$config" | grep -o 'offload-arch=[a-z0-9]*' | sed 's/offload-arch=//' | tr '\n' ' ')
-        echo "GPU code, AMD: $amd code-object bundles (one per kernel file) for ${archs% }"
-    else
-        echo "GPU code, AMD: none (no hipcc at build time)"
-    fi
+    echo "GPU code: $(sed -n 's/^VMAF_HIP_GPU_CODE=//p' "$config")"
+    echo "  in the binary: $amd AMD offload bundles, $nv NVIDIA fatbins (one per kernel file and vendor)"
 }
 
 # BUILD-INFO: what the build is; $1 the ffmpeg binary, $2 a file saying
@@ -196,8 +190,9 @@ Parts:
   ($1/FFmpeg: LICENSE.md and the COPYING files).
 - The vmaf_hip filter and engine: LGPL-2.1-or-later, as FFmpeg
   ($1/FFmpeg/COPYING.LGPLv2.1).
-- The tuning tools (bin/vmaf-crf-sweep, vmaf-target, vmaf-plot,
-  vmaf_tune.py): LGPL-2.1-or-later, as the filter.
+- The tools (bin/vmaf-crf-sweep, vmaf-target, vmaf-plot, vmaf-cluster,
+  vmaf-merge and the Python modules beside them): LGPL-2.1-or-later, as
+  the filter.
 - The VMAF models (models/, also built into ffmpeg): Netflix's,
   BSD-2-Clause-Patent ($1/models/LICENSE).
 EOF
@@ -363,7 +358,7 @@ make_deb() {
     # and ffprobe; the tools' names are the project's own.
     ln -s /opt/vmaf-hip/bin/ffmpeg "$r/usr/bin/vmaf-hip-ffmpeg"
     ln -s /opt/vmaf-hip/bin/ffprobe "$r/usr/bin/vmaf-hip-ffprobe"
-    for t in vmaf-crf-sweep vmaf-target vmaf-plot; do
+    for t in vmaf-crf-sweep vmaf-target vmaf-plot vmaf-cluster vmaf-merge; do
         ln -s "/opt/vmaf-hip/bin/$t" "$r/usr/bin/$t"
     done
     install -m 644 "$top/README.md" "$r/usr/share/doc/vmaf-hip/README.md"
@@ -398,7 +393,7 @@ Architecture: amd64
 Maintainer: $maint
 Installed-Size: $size
 Depends: $deps, python3
-Recommends: python3-matplotlib
+Recommends: python3-matplotlib, python3-distributed
 Section: video
 Priority: optional
 Description: VMAF as an FFmpeg filter, on an AMD or NVIDIA GPU or the CPU
@@ -407,7 +402,9 @@ Description: VMAF as an FFmpeg filter, on an AMD or NVIDIA GPU or the CPU
  NVIDIA (CUDA driver) GPU when the machine has one, on the CPU otherwise.
  Installed in /opt/vmaf-hip beside Debian's ffmpeg: the commands are
  vmaf-hip-ffmpeg and vmaf-hip-ffprobe, with the tuning tools vmaf-crf-sweep,
- vmaf-target and vmaf-plot (the pictures need python3-matplotlib).
+ vmaf-target and vmaf-plot (the pictures need python3-matplotlib), and
+ vmaf-cluster and vmaf-merge, which score catalogues and long titles in
+ exact chunks on a Dask cluster (python3-distributed).
  Licence of this build: $spdx.
 EOF
     find "$r" -exec touch -h -d "@$epoch" {} +

@@ -49,12 +49,14 @@ class ChunkError(Exception):
 
 
 def find_tool(path, name):
-    """path, or build/<name> of this repository, or <name> on PATH."""
+    """path, or <name> beside this tool (the archive's and the package's
+    bin/), or build/<name> of this repository, or <name> on PATH."""
     if path:
         return path
-    built = os.path.join(REPO, "build", name)
-    if os.access(built, os.X_OK):
-        return built
+    for built in (os.path.join(os.path.dirname(os.path.realpath(__file__)), name),
+                  os.path.join(REPO, "build", name)):
+        if os.access(built, os.X_OK):
+            return built
     found = shutil.which(name)
     if not found:
         raise ChunkError("no %s: build the repository (make) or give its path" % name)
