@@ -1,0 +1,116 @@
+#!/bin/bash
+# One long 1080p H.264 pair on one GPU: scored whole by one ffmpeg process,
+# then in chunks by vmaf-cluster with 1, 2, 4 and 8 workers on that GPU,
+# decoded by NVDEC and in software; wall time, fps, the speed-up over the
+# whole run of the same decoding, and whether the merged log is the whole
+# run's (cmp, the fps line aside).
+#
+# Usage: tools/bench-chunks.sh <bin-dir> <work-dir> [frames] [workers] [decoders]
+#   <bin-dir>   ffmpeg, ffprobe, vmaf-merge and vmaf-cluster together (an
+#               unpacked archive's bin/, from make dist)
+#   <work-dir>  the pair is made here once (reused when it is there) and
+#               the runs' logs are kept here
+#   frames      the pair's length (default 12000, 24 fps)
+#   workers     the worker counts, e.g. "1 2 4 8" (the default)
+#   decoders    "nvdec sw" (the default), or one of them
+# PYTHON=<python3 with dask.distributed> (default: python3 on the PATH).
+# BENCH_CHUNK=<frames>: the chunk length (default 750).
+# BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
+# (and said so), so that a run fits a time limit.
+# Results: one line per run on stdout, as a table.
+set -u
+
+usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
+case ${1:-} in -h|--help) usage; exit 0 ;; esac
+[ $# -ge 2 ] && [ $# -le 5 ] || { usage >&2; exit 2; }
+bin=$(cd "$1" 2>/dev/null && pwd) || { echo "bench-chunks: $1: no such folder" >&2; exit 2; }
+for t in ffmpeg ffprobe vmaf-merge vmaf-cluster; do
+    [ -x "$bin/$t" ] || { echo "bench-chunks: $bin/$t: missing (give an archive's bin/)" >&2; exit 2; }
+done
+work=$2
+frames=${3:-12000}
+workers=${4:-1 2 4 8}
+decoders=${5:-nvdec sw}
+case $frames in ''|*[!0-9]*) echo "bench-chunks: frames must be a number, not '$frames'" >&2; exit 2 ;; esac
+mkdir -p "$work" || exit 2
+chunk=${BENCH_CHUNK:-750}   # 16 chunks of the default pair: 8 workers take two each
+ff=$bin/ffmpeg
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+late() { [ -n "${BENCH_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$BENCH_DEADLINE" ]; }
+
+# ---- the pair: one synthetic 1080p source (moving test pattern with
+# temporal noise), as a high-quality reference and a distorted encode, both
+# H.264 with B-frames and x264's default GOP of 250 ----
+dis=$work/dis.mp4
+ref=$work/ref.mp4
+if [ ! -s "$dis" ] || [ ! -s "$ref" ]; then
+    t=$(now)
+    "$ff" -hide_banner -nostdin -v error -y \
+        -f lavfi -i "testsrc2=size=1920x1080:rate=24,noise=alls=10:allf=t+u,format=yuv420p" \
+        -filter_complex "[0:v]split[a][b]" \
+        -map "[a]" -frames:v "$frames" -c:v libx264 -preset veryfast -crf 16 "$ref.tmp.mp4" \
+        -map "[b]" -frames:v "$frames" -c:v libx264 -preset veryfast -crf 32 -bf 3 "$dis.tmp.mp4" || exit 1
+    mv "$ref.tmp.mp4" "$ref" && mv "$dis.tmp.mp4" "$dis"
+    echo "# pair made in $(secs "$t" "$(now)") s: $frames frames, reference $(du -m "$ref" | cut -f1) MB, distorted $(du -m "$dis" | cut -f1) MB"
+fi
+# Workers on the GPU when there is one; on a machine without, CPU workers
+# (and no NVDEC), so that the script can be tried anywhere.
+if nvidia-smi -L >/dev/null 2>&1; then on_gpu=1; else on_gpu=; echo "# no GPU: CPU workers, no NVDEC"; fi
+
+n=$("$bin/ffprobe" -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$dis")
+echo "# $n frames, 1080p H.264, $(nproc) cores, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)"
+printf "%-6s %-10s %8s %8s %8s  %s\n" decode run wall_s fps speedup "log"
+
+declare -A whole_s
+for dec in $decoders; do
+    case $dec in
+    nvdec) [ -n "$on_gpu" ] || continue
+           inopt="-hwaccel cuda -hwaccel_output_format cuda"; nvflag=--nvdec ;;
+    sw)    inopt=""; nvflag="" ;;
+    *) echo "bench-chunks: decoders are nvdec and sw, not '$dec'" >&2; exit 2 ;;
+    esac
+    # The whole run: one process, the filter's defaults.
+    whole=$work/whole-$dec.json
+    if late; then echo "$dec whole: skipped (deadline)"; continue; fi
+    t=$(now)
+    # shellcheck disable=SC2086
+    "$ff" -hide_banner -nostdin -v error $inopt -i "$dis" $inopt -i "$ref" \
+        -lavfi "vmaf_hip=log_fmt=json:log_path=$whole" -f null - 2> "$work/whole-$dec.err"
+    rc=$?
+    w=$(secs "$t" "$(now)")
+    whole_s[$dec]=$w
+    grep -v '"fps"' "$whole" > "$whole.cmp" 2>/dev/null
+    if [ $rc = 0 ]; then
+        printf "%-6s %-10s %8s %8.1f %8s  %s\n" "$dec" whole "$w" "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" 1.00 \
+            "$(grep -c '"frameNum"' "$whole") frames"
+    else
+        echo "$dec whole: failed ($rc): $(tail -n 2 "$work/whole-$dec.err" | tr '\n' ' ')"
+        continue
+    fi
+    for k in $workers; do
+        if late; then echo "$dec $k workers: skipped (deadline)"; continue; fi
+        o=$work/chunks-$dec-$k
+        rm -rf "$o"
+        t=$(now)
+        # shellcheck disable=SC2086
+        if [ -n "$on_gpu" ]; then where="--per-gpu $k --cpu-workers 0"; else where="--cpu-workers $k"; fi
+        "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $chunk $where \
+            $nvflag --ffmpeg "$ff" -o "$o" -q > "$o.log" 2>&1
+        rc=$?
+        w=$(secs "$t" "$(now)")
+        if [ $rc != 0 ]; then
+            echo "$dec $k workers: failed ($rc): $(tail -n 3 "$o.log" | tr '\n' ' ')"
+            continue
+        fi
+        if grep -v '"fps"' "$o/logs/pair.json" | cmp -s - "$whole.cmp"; then same="cmp: the whole run's"; else same="cmp: DIFFERS"; fi
+        printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$k workers" "$w" \
+            "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" \
+            "$(awk -v a="${whole_s[$dec]}" -v w="$w" 'BEGIN { print a / w }')" "$same"
+    done
+done
+if [ -n "${whole_s[nvdec]:-}" ] && [ -n "${whole_s[sw]:-}" ]; then
+    cmp -s "$work/whole-nvdec.json.cmp" "$work/whole-sw.json.cmp" &&
+        echo "# the NVDEC and software-decoded whole runs' logs are the same" ||
+        echo "# the NVDEC and software-decoded whole runs' logs DIFFER"
+fi
