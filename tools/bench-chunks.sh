@@ -18,20 +18,23 @@
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
 # (and said so), so that a run fits a time limit.
 # Results: one line per run on stdout, as a table.
+# -h/--help and wrong arguments: show_help, usage.
 set -u
 
-usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
-case ${1:-} in -h|--help) usage; exit 0 ;; esac
-[ $# -ge 2 ] && [ $# -le 5 ] || { usage >&2; exit 2; }
-bin=$(cd "$1" 2>/dev/null && pwd) || { echo "bench-chunks: $1: no such folder" >&2; exit 2; }
+. "$(dirname "$0")/script-args.sh"
+for arg; do
+    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+done
+[ $# -ge 2 ] && [ $# -le 5 ] || usage "two to five arguments expected"
+bin=$(cd "$1" 2>/dev/null && pwd) || usage "no folder '$1'"
 for t in ffmpeg ffprobe vmaf-merge vmaf-cluster; do
-    [ -x "$bin/$t" ] || { echo "bench-chunks: $bin/$t: missing (give an archive's bin/)" >&2; exit 2; }
+    [ -x "$bin/$t" ] || usage "no $t in '$bin' (give an unpacked archive's bin/)"
 done
 work=$2
 frames=${3:-12000}
 workers=${4:-1 2 4 8}
 decoders=${5:-nvdec sw}
-case $frames in ''|*[!0-9]*) echo "bench-chunks: frames must be a number, not '$frames'" >&2; exit 2 ;; esac
+case $frames in ''|*[!0-9]*|0*) usage "frames: a number above 0, not '$frames'" ;; esac
 mkdir -p "$work" || exit 2
 chunk=${BENCH_CHUNK:-750}   # 16 chunks of the default pair: 8 workers take two each
 ff=$bin/ffmpeg
@@ -68,7 +71,7 @@ for dec in $decoders; do
     nvdec) [ -n "$on_gpu" ] || continue
            inopt="-hwaccel cuda -hwaccel_output_format cuda"; nvflag=--nvdec ;;
     sw)    inopt=""; nvflag="" ;;
-    *) echo "bench-chunks: decoders are nvdec and sw, not '$dec'" >&2; exit 2 ;;
+    *) usage "decoders are nvdec and sw, not '$dec'" ;;
     esac
     # The whole run: one process, the filter's defaults.
     whole=$work/whole-$dec.json

@@ -27,8 +27,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 SECTIONS=${SECTIONS:-1 2 3}
 LENGTHS=${LENGTHS:-1 25 100 300 1200 3000 f1}
 N=${FRAMES:-600}

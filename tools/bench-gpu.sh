@@ -45,7 +45,7 @@ done
 ffmpeg=$1
 out=${2:-build/bench-gpu}
 case $ffmpeg in /*) ;; *) ffmpeg=$PWD/$ffmpeg ;; esac
-[ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] || usage "no ffmpeg at $ffmpeg"
+need_ffmpeg "$ffmpeg"
 mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
 scale=${BENCH_FRAMES_SCALE:-1}

@@ -39,8 +39,7 @@ all_threads=$(nproc)
 threads=${BENCH_THREADS:-"1 2 $all_threads"}
 threads=$(echo $threads | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 sizes=${BENCH_SIZES:-"sd hd 4k"}
-case $ffmpeg in */*) [ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] ;; *) command -v "$ffmpeg" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$ffmpeg'"
+need_ffmpeg "$ffmpeg"
 mkdir -p "$dir"
 
 gen() { # name size frames pix_fmt

@@ -31,8 +31,7 @@ done
 [ $# -le 2 ] || usage "too many arguments"
 F=$1
 models=${2:-}
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 [ -z "$models" ] || [ -d "$models" ] || usage "no directory '$models'"
 N=${CPU_FIRST_FRAMES:-1200}
 H=$((N / 2))

@@ -24,8 +24,7 @@ done
 [ $# -ge 1 ] || usage "no <ffmpeg>"
 [ $# -le 2 ] || usage "too many arguments"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 dir=${BENCH_DIR:-/dev/shm/vmaf-driver}
 mkdir -p "$dir" || exit 1
 P=${2:-$dir/probe}

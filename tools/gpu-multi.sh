@@ -24,8 +24,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 command -v nvidia-smi > /dev/null || usage "no nvidia-smi: this runs on a machine with NVIDIA GPUs"
 tools=$(cd "$(dirname "$0")" && pwd)
 FRAMES=${FRAMES:-12000}

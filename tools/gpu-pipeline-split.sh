@@ -17,8 +17,7 @@ done
 [ $# -le 2 ] || usage "too many arguments"
 F=$1
 n=${2:-1200}
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 case $n in *[!0-9]*|0*) usage "frames: a number above 0, not '$n'" ;; esac
 dir=${BENCH_DIR:-/dev/shm/vmaf-pipeline-split}
 mkdir -p "$dir" || exit 1

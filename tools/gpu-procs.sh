@@ -37,8 +37,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 P=${PROCS:-8}
 N=${FRAMES:-600}
 R=${REPEAT:-3}

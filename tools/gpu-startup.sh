@@ -14,8 +14,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 dir=${BENCH_DIR:-/dev/shm/vmaf-startup}
 mkdir -p "$dir" || exit 1
 "$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v 200 -pix_fmt yuv420p -f rawvideo -y "$dir/ref.yuv" || exit 1

@@ -15,8 +15,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
-case $F in */*) [ -f "$F" ] && [ -x "$F" ] ;; *) command -v "$F" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$F'"
+need_ffmpeg "$F"
 dir=${BENCH_DIR:-/dev/shm/vmaf-swdecode}
 mkdir -p "$dir" || exit 1
 trap 'rm -rf "$dir"' EXIT

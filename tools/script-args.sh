@@ -9,3 +9,9 @@ usage() {
     awk '/^# Usage:/ { u = 1 } u && !/^#./ { exit } u { sub(/^# ?/, ""); print }' "$0" >&2
     exit 2
 }
+# need_ffmpeg <path-or-name>: an executable file, or a command on the PATH;
+# otherwise usage() with what was given.
+need_ffmpeg() {
+    case $1 in */*) [ -f "$1" ] && [ -x "$1" ] ;; *) command -v "$1" > /dev/null ;; esac ||
+        usage "no ffmpeg at '$1'"
+}

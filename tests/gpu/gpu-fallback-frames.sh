@@ -15,8 +15,7 @@ for arg; do
 done
 [ $# -eq 1 ] || usage "one argument expected"
 ffmpeg=$1
-case $ffmpeg in */*) [ -f "$ffmpeg" ] && [ -x "$ffmpeg" ] ;; *) command -v "$ffmpeg" > /dev/null ;; esac ||
-    usage "no ffmpeg at '$ffmpeg'"
+need_ffmpeg "$ffmpeg"
 out=${OUT:-build/gpu-fallback}
 mkdir -p "$out"
 src="testsrc2=size=1280x720:rate=25:duration=2.4"
