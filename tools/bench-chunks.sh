@@ -65,6 +65,11 @@ n=$("$bin/ffprobe" -v error -select_streams v:0 -count_packets -show_entries str
 echo "# $n frames, 1080p H.264, $(nproc) cores, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)"
 printf "%-6s %-10s %8s %8s %8s  %s\n" decode run wall_s fps speedup "log"
 
+# The workers are Dask's (vmaf-cluster); where this python has no
+# dask.distributed, processes of vmaf_chunks.py run --jobs, said so.
+if "${PYTHON:-python3}" -c 'import distributed' 2>/dev/null; then dask=1; else
+    dask=; echo "# no dask.distributed for ${PYTHON:-python3}: the workers are vmaf_chunks.py run --jobs"; fi
+
 declare -A whole_s
 for dec in $decoders; do
     case $dec in
@@ -97,9 +102,15 @@ for dec in $decoders; do
         rm -rf "$o"
         t=$(now)
         # shellcheck disable=SC2086
-        if [ -n "$on_gpu" ]; then where="--per-gpu $k --cpu-workers 0"; else where="--cpu-workers $k"; fi
-        "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $chunk $where \
-            $nvflag --ffmpeg "$ff" -o "$o" -q > "$o.log" 2>&1
+        if [ -n "$dask" ]; then
+            if [ -n "$on_gpu" ]; then where="--per-gpu $k --cpu-workers 0"; else where="--cpu-workers $k"; fi
+            "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $chunk $where \
+                $nvflag --ffmpeg "$ff" -o "$o" -q > "$o.log" 2>&1
+        else
+            mkdir -p "$o/logs"
+            "${PYTHON:-python3}" "$bin/vmaf_chunks.py" run --chunk-frames $chunk --jobs "$k" $nvflag \
+                --ffmpeg "$ff" --log-fmt json --log-path "$o/logs/pair.json" "$dis" "$ref" > "$o.log" 2>&1
+        fi
         rc=$?
         w=$(secs "$t" "$(now)")
         if [ $rc != 0 ]; then

@@ -254,8 +254,9 @@ def cmd_run(args):
     try:
         files = [os.path.join(work, "chunk-%06d.json" % c["start"]) for c in chunks]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+            inputs = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"] if args.nvdec else []
             jobs = [pool.submit(run_chunk, ffmpeg, args.distorted, args.reference, c,
-                                args.options, f) for c, f in zip(chunks, files)]
+                                args.options, f, inputs) for c, f in zip(chunks, files)]
             for j in jobs:
                 j.result()
         merge(vmaf_merge, files, args.log_fmt, args.log_path, nb_frames)
@@ -278,10 +279,13 @@ def main():
     r.add_argument("--log-fmt", default="xml", choices=["xml", "json", "csv", "sub"])
     r.add_argument("--log-path", required=True, metavar="FILE", help="the merged log")
     r.add_argument("--jobs", type=int, default=1, metavar="N", help="chunks scored at once")
+    r.add_argument("--nvdec", action="store_true",
+                   help="decode on the GPU (-hwaccel cuda), frames scored where they are")
     r.add_argument("--workdir", metavar="DIR", help="keep the chunk files here "
                    "(default: a temporary directory, removed)")
     r.add_argument("--vmaf-merge", metavar="PATH",
-                   help="vmaf-merge (default: build/vmaf-merge, else PATH)")
+                   help="vmaf-merge (default: beside this tool, else build/vmaf-merge, "
+                        "else PATH)")
     r.set_defaults(func=cmd_run)
     pl = sub.add_parser("plan", help="print the chunks (JSON) that run would score")
     add_inputs(pl)
