@@ -126,10 +126,11 @@ fi
 target=$(rows sweep | awk '$1 == 33 { print $3 }')
 tool vmaf-target target --target "$target" --preset veryfast "$T/src.y4m"
 check "target $target: converges (exit 0, a chosen CRF)" ok target || show_err target
-chosen_is_probe() { # the chosen CRF and VMAF are a printed probe, within 0.5 of the target
-    set -- $(sed -n 's/^chosen CRF \([0-9]*\): VMAF \([0-9.]*\),.*/\1 \2/p' "$T/target.out")
+chosen_is_probe() { # [out-prefix]: the chosen CRF and VMAF are a printed probe, within 0.5 of the target
+    cf=$T/${1:-target}.out
+    set -- $(sed -n 's/^chosen CRF \([0-9]*\): VMAF \([0-9.]*\),.*/\1 \2/p' "$cf")
     [ $# = 2 ] && awk -v c="$1" -v v="$2" -v t="$target" 'NF == 5 && $1 == c && $3 == v { found = 1 }
-        END { d = v - t; exit !found || d > 0.5 || d < -0.5 }' "$T/target.out"
+        END { d = v - t; exit !found || d > 0.5 || d < -0.5 }' "$cf"
 }
 check "target $target: chosen VMAF within 0.5, one of the printed probes" chosen_is_probe
 tool vmaf-target high --target 100.5 --preset veryfast "$T/src.y4m"
@@ -139,6 +140,30 @@ check "target 100.5: probed down to CRF 10" test "$(rows high | tail -n 1 | awk 
 tool vmaf-target low --target 5 --crf-min 40 --preset veryfast "$T/src.y4m"
 check "target 5 in CRF 40..51: fails naming the highest CRF (51) and its VMAF" \
     failed_with low "unreachable: even the highest CRF, 51 (--crf-max), gives VMAF [0-9]"
+
+# --- the same on a Dask cluster (--scheduler local: two CPU workers here) ---
+if "$py" -c 'import distributed' 2>/dev/null; then
+    tool vmaf-crf-sweep dsweep --crf 23,28,33,38 --preset veryfast --scheduler local "$T/src.y4m"
+    check "sweep --scheduler local: the table of the sweep without it" \
+        eval 'ok dsweep && [ -n "$(rows dsweep)" ] && [ "$(rows dsweep)" = "$(rows sweep)" ]' || show_err dsweep
+    tool vmaf-target dtarget --target "$target" --preset veryfast --scheduler local "$T/src.y4m"
+    check "target $target --scheduler local: converges, the chosen VMAF within 0.5, a printed probe" \
+        eval 'ok dtarget && chosen_is_probe dtarget' || show_err dtarget
+    # Two workers: each round probes two CRFs, the first splitting 10..51 in three.
+    check "target --scheduler local: two CRFs a round (the first 23 and 37)" \
+        test "$(rows dtarget | head -n 2 | awk '{ printf "%s ", $1 }')" = "23 37 "
+    same_rows() { # every probe of dtarget that the sweep measured has the sweep's row
+        rows sweep > "$T/sweep.rows"
+        rows dtarget | awk 'NR == FNR { r[$1] = $0; next } ($1 in r) && r[$1] != $0 { bad = 1 }
+                            END { exit bad }' "$T/sweep.rows" -
+    }
+    check "target --scheduler local: its probes of the sweep's CRFs give the sweep's rows" same_rows
+    tool vmaf-crf-sweep remote --crf 30 --scheduler tcp://127.0.0.1:9 "$T/src.y4m"
+    check "sweep --scheduler <address> without --out: fails asking for a folder every worker sees" \
+        failed_with remote "needs --out DIR"
+else
+    fail "no dask.distributed for $py (apt install python3-distributed)"
+fi
 
 # --- vmaf-plot --------------------------------------------------------------
 l23=$T/sweep/libx264-crf23.json l38=$T/sweep/libx264-crf38.json

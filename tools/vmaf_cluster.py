@@ -4,20 +4,24 @@ state of its own.
 
 usage: vmaf_cluster.py is a module with nothing to run: run tools/vmaf-cluster"""
 
+import contextlib
 import csv
 import hashlib
 import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 
 import vmaf_tune as vt
 
 # The environment variable that pins a worker to one GPU (the filter's
 # device= option); a worker without it scores on the CPU.
-DEVICE_ENV = "VMAF_CLUSTER_DEVICE"
+DEVICE_ENV = vt.DEVICE_ENV
+TOOLS = os.path.dirname(os.path.realpath(__file__))
 PROGRESS_TOPIC = "vmaf-cluster-frames"
 MANIFEST_KEYS = ("distorted", "reference", "model", "options", "name")
 
@@ -47,6 +51,96 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (pair, model)
 );
 """
+
+
+def gpus():
+    """The GPUs this machine shows: CUDA_VISIBLE_DEVICES when set, else
+    nvidia-smi's list; their indices as the filter's device= takes them."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return [str(i) for i, d in enumerate(x for x in visible.split(",") if x.strip())]
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return []
+    try:
+        out = vt.run([smi, "-L"], "listing GPUs")
+    except vt.ToolError:
+        return []
+    return [str(i) for i, line in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
+
+
+def start_cluster(gpu_list=None, per_gpu=1, cpu_workers=None):
+    """A SpecCluster of this machine's Nanny workers, one thread each:
+    per_gpu per GPU (gpu_list: indices joined by ',', 'none', or None for
+    all) with the GPU's index in their environment, and cpu_workers more
+    (default: 2 without a GPU, else 0); and a line saying which."""
+    from distributed import Nanny, Scheduler, SpecCluster
+    devices = [] if gpu_list == "none" else (gpu_list.split(",") if gpu_list else gpus())
+    cpu = cpu_workers if cpu_workers is not None else (0 if devices else 2)
+    env = {"PYTHONPATH": TOOLS + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "DASK_LOGGING__DISTRIBUTED": "error"}
+    workers = {}
+    for d in devices:
+        for k in range(per_gpu):
+            workers["gpu%s-%d" % (d, k)] = {"cls": Nanny, "options": {
+                "nthreads": 1, "dashboard": False, "env": dict(env, **{DEVICE_ENV: d})}}
+    for k in range(cpu):
+        workers["cpu-%d" % k] = {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False,
+                                                           "env": env}}
+    if not workers:
+        raise vt.ToolError("no workers: no GPU found and --cpu-workers 0")
+    os.environ.update(env)
+    cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {
+        "dashboard_address": None}}, silence_logs=40)
+    return cluster, "%d worker(s): %s" % (len(workers), ", ".join(sorted(workers)))
+
+
+@contextlib.contextmanager
+def connect(scheduler, **workers):
+    """A client of a running cluster (scheduler: its address), or of one
+    started on this machine (scheduler None or 'local'; workers: those of
+    start_cluster()); and where it runs, in words. Both closed on the way out."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise vt.ToolError("no dask.distributed for %s: install Debian's python3-distributed"
+                           % sys.executable)
+    cluster = None
+    if scheduler and scheduler != "local":
+        client, where = Client(scheduler), "the cluster at %s" % scheduler
+    else:
+        cluster, where = start_cluster(**workers)
+        client = Client(cluster)
+    try:
+        yield client, where
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+
+
+@contextlib.contextmanager
+def crf_measures(scorer, scheduler):
+    """For vmaf-crf-sweep and vmaf-target: a function that measures a list
+    of CRFs with scorer (vmaf_tune.CrfScorer) and yields the measures in the
+    list's order, and how many CRFs it measures at once. Here, one after the
+    other; with a scheduler ('local' or an address), as tasks of a Dask
+    cluster, one per CRF, as many at once as it has workers."""
+    if not scheduler:
+        yield (lambda crfs: (scorer.measure(c) for c in crfs)), 1
+        return
+    if scheduler != "local" and not scorer.keep:
+        raise vt.ToolError("--scheduler %s needs --out DIR, a folder every worker sees" % scheduler)
+    with connect(scheduler) as (client, where):
+        width = max(len(client.scheduler_info()["workers"]), 1)
+        print("encoding and scoring on %s" % where, file=sys.stderr)
+
+        def measure(crfs):
+            futures = [client.submit(scorer.measure, c, key="crf-%d-%s" % (c, scorer.out))
+                       for c in crfs]
+            for f in futures:
+                yield f.result()
+        yield measure, width
 
 
 class ManifestError(Exception):

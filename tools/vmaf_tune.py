@@ -50,6 +50,11 @@ ENCODERS = {
 }
 
 
+# The environment variable that pins a Dask worker of vmaf-cluster or of
+# the tools' --scheduler to one GPU (the filter's device= option).
+DEVICE_ENV = "VMAF_CLUSTER_DEVICE"
+
+
 def add_common_args(p):
     p.add_argument("source", help="the source video: any file ffmpeg reads (.y4m, .mkv, .mp4, ...)")
     p.add_argument("--encoder", default="libx264", metavar="NAME",
@@ -66,6 +71,11 @@ def add_common_args(p):
     p.add_argument("--source-opts", default="", metavar="OPTS",
                    help="ffmpeg input options for the source, e.g. for raw video "
                         "'-f rawvideo -pixel_format yuv420p -video_size 576x324 -framerate 25'")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="encode and score on a Dask cluster, one task per CRF: 'local' starts "
+                        "one on this machine (as vmaf-cluster does: a worker per GPU, else two "
+                        "CPU workers), else a running scheduler's address (tcp://host:8786), whose "
+                        "workers must see the same paths (--out on a shared filesystem)")
 
 
 class CrfScorer:
@@ -119,8 +129,11 @@ class CrfScorer:
 
         # Pair frames by index, not timestamp: the encode's container may round the
         # timestamps (Matroska keeps milliseconds), which would pair the wrong frames.
-        graph = ("[0:v]settb=1,setpts=N[dis];[1:v]settb=1,setpts=N[ref];"
-                 "[dis][ref]vmaf_hip=feature=name=psnr:log_fmt=json:log_path=" + log)
+        # A cluster's worker pinned to a GPU scores on that one.
+        device = os.environ.get(DEVICE_ENV)
+        graph = ("[0:v]settb=1,setpts=N[dis];[1:v]settb=1,setpts=N[ref];[dis][ref]vmaf_hip="
+                 + ("device=%s:" % device if device is not None else "")
+                 + "feature=name=psnr:log_fmt=json:log_path=" + log)
         cmd = [self.ffmpeg, "-hide_banner", "-nostdin", "-v", "error", "-i", encode]
         cmd += self.source_opts + ["-i", self.source, "-lavfi", graph, "-f", "null", "-"]
         # cwd=out keeps log_path a plain name, free of characters the filtergraph parser
