@@ -4,6 +4,8 @@
 #                        (and build/vmaf-merge, which merges chunks of a run)
 #   make check           every test; the last line reads "N passed, N failed"
 #   make tests           the test programs only (build/tests; make check builds them)
+#   make sanitized       the engine with ASan and UBSan, its tests and ffmpeg (build/asan)
+#   make fuzzers         the libFuzzer targets of tests/fuzz (build/fuzz; needs clang-14)
 #   make demo            score a built-in test pattern against a blurred copy
 #   make bench           frames per second at 576x324, 1080p and 4K
 #   make patches         the project as a git format-patch series against the
@@ -257,6 +259,101 @@ $(TESTS_DIR)/lifecycle_test: $(TOP)/tests/lifecycle_test.c $(LC_ARCHIVES) $(TEST
 
 -include $(wildcard $(TESTS_DIR)/*.d)
 
+# ---- the engine instrumented: sanitized programs and fuzz targets ----
+#
+# The engine's sources compiled again, each variant into a folder of its
+# own (only what changed: -MMD dependencies, and a change of flags rebuilds
+# all), and the programs tests/sanitizers.sh and tests/fuzz/run.sh run
+# linked against them, with the GPU code objects (data) and libavutil.a.
+#   sanitized: FFmpeg's compiler and flags, -O1 and ASan + UBSan; the unit
+#              tests of SAN_UNITS and ffmpeg itself (FFmpeg's own link
+#              command, the sanitized objects and the filter's first).
+#   fuzzers:   clang with libFuzzer, ASan and UBSan; tests/fuzz/*_fuzzer.c.
+#              Without such a clang, nothing (tests/fuzz/run.sh says so).
+
+FF_CONF       = $(shell sed -n 's/^$(1)=//p' $(FFCONFIG_MAK))
+ENGINE_C_SRCS = $(filter %.c,$(ENGINE_SRCS))
+GPU_CODE_OBJS = $(filter %.fatbin.o %.hsaco.o,$(ENGINE_OBJS))
+SAN_DIR      := $(BUILD)/asan
+SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=all -g -O1 -fno-omit-frame-pointer
+SAN_CC        = $(call FF_CONF,CC)
+SAN_CFLAGS    = -I$(OBJDIR) -I$(SRCTREE) -DHAVE_AV_CONFIG_H \
+                $(subst $$(SRC_PATH),$(SRCTREE),$(call FF_CONF,CPPFLAGS)) \
+                $(filter-out -O% -fomit-frame-pointer,$(call FF_CONF,CFLAGS)) -ffp-contract=off $(SAN_FLAGS)
+SAN_OBJS      = $(patsubst $(SRCTREE)/libavfilter/%.c,$(SAN_DIR)/obj/%.o,$(ENGINE_C_SRCS))
+SAN_UNITS    := range_test log_format_test vmaf_reference_test
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_CC      ?= $(firstword $(foreach c,clang-14 clang,$(shell command -v $(c) 2>/dev/null)))
+FUZZ_CFLAGS  := -D_ISOC11_SOURCE -D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE -D_POSIX_C_SOURCE=200112 \
+                -D_XOPEN_SOURCE=600 -I$(TOP) -I$(OBJDIR) -I$(SRCTREE) -I$(SRCTREE)/compat/stdbit \
+                -std=c11 -g -O1 -fno-omit-frame-pointer -ffp-contract=off -fno-sanitize-recover=all
+FUZZ_SAN     := address,undefined
+FUZZ_OBJS     = $(patsubst $(SRCTREE)/libavfilter/%.c,$(FUZZ_DIR)/obj/%.o,$(ENGINE_C_SRCS))
+FUZZ_TARGETS := model_fuzzer options_fuzzer engine_fuzzer
+FUZZ_OK       = $(shell echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return 0; }' | \
+                  $(FUZZ_CC) -x c -fsanitize=fuzzer - -o /dev/null >/dev/null 2>&1 && echo yes)
+
+# $(call flags_file,file,flags): file holds flags; rewritten when they change.
+define flags_file
+@mkdir -p $(@D)
+@echo '$(2)' | cmp -s - $(1) || echo '$(2)' > $(1)
+endef
+
+sanitized: $(SAN_UNITS:%=$(SAN_DIR)/%) $(SAN_DIR)/ffmpeg
+
+$(SAN_DIR)/flags: FORCE
+	$(call flags_file,$@,$(SAN_CC) $(SAN_CFLAGS))
+
+# An object compiled again removes the programs first: one that fails to
+# compile then leaves none behind to pass for the new sources.
+$(SAN_DIR)/obj/%.o: $(SRCTREE)/libavfilter/%.c $(SAN_DIR)/flags
+	@rm -f $(SAN_UNITS:%=$(SAN_DIR)/%) $(SAN_DIR)/ffmpeg
+	@mkdir -p $(@D)
+	@printf 'CC\t%s\n' $@
+	$(Q)$(SAN_CC) $(SAN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(SAN_UNITS:%=$(SAN_DIR)/%): $(SAN_DIR)/%: $(TOP)/tests/%.c $(TOP)/tests/clips.c $(SAN_OBJS) $(LIBAVUTIL)
+	@rm -f $@
+	@printf 'LD\t%s\n' $@
+	$(Q)$(SAN_CC) -std=c11 $(SAN_FLAGS) -ffp-contract=off -I$(TOP) -I$(OBJDIR) -I$(SRCTREE) \
+	    $< $(TOP)/tests/clips.c $(SAN_OBJS) $(GPU_CODE_OBJS) $(LIBAVUTIL) $(TEST_LIBS) -o $@
+
+# FFmpeg's own link command for ffmpeg_g, with the sanitized objects first:
+# the archive's copies of them are then not pulled in.
+$(SAN_DIR)/ffmpeg: $(SAN_OBJS) $(SAN_DIR)/obj/vf_vmaf_hip.o $(OBJDIR)/ffmpeg_g
+	@rm -f $@
+	@printf 'LD\t%s\n' $@
+	$(Q)link=$$(cd $(OBJDIR) && $(MAKE) --no-print-directory -n -B V=1 ffmpeg_g 2>/dev/null | \
+	          grep -m1 -e ' -o ffmpeg_g '); \
+	    [ -n "$$link" ] || { echo "no link command for ffmpeg_g in $(OBJDIR)" >&2; exit 1; }; \
+	    cd $(OBJDIR) && eval "$$(printf '%s\n' "$$link" | sed 's| -o ffmpeg_g | $(SAN_FLAGS) -o $@.tmp \
+	        $(SAN_DIR)/obj/vf_vmaf_hip.o $(SAN_OBJS) $(GPU_CODE_OBJS) |')" && mv $@.tmp $@
+
+fuzzers:
+ifeq ($(FUZZ_OK),yes)
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+else
+	@echo "fuzzers: no clang with libFuzzer (clang-14 and libclang-rt-14-dev): none built"
+endif
+
+$(FUZZ_DIR)/flags: FORCE
+	$(call flags_file,$@,$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN))
+
+$(FUZZ_DIR)/obj/%.o: $(SRCTREE)/libavfilter/%.c $(FUZZ_DIR)/flags
+	@rm -f $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+	@mkdir -p $(@D)
+	@printf 'CC\t%s\n' $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -DHAVE_AV_CONFIG_H -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c $< -o $@
+
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: $(TOP)/tests/fuzz/%.c $(FUZZ_OBJS) $(LIBAVUTIL)
+	@rm -f $@
+	@printf 'LD\t%s\n' $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -MMD -MP $< $(FUZZ_OBJS) $(GPU_CODE_OBJS) \
+	    $(LIBAVUTIL) $(TEST_LIBS) -o $@
+
+-include $(wildcard $(SAN_DIR)/*.d $(SAN_DIR)/obj/*.d $(SAN_DIR)/obj/*/*.d $(SAN_DIR)/obj/*/*/*.d \
+                    $(FUZZ_DIR)/*.d $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/*/*/*.d)
+
 # ---- vmaf-merge: the log of a run scored in chunks (log_fmt=chunk) ----
 #
 # Linked with the engine's objects, as the test programs are: the merged
@@ -278,7 +375,7 @@ $(BUILD)/vmaf-merge: $(MERGE_SRCS) $(ENGINE_OBJS) $(LIBAVUTIL) $(TESTS_DIR)/link
 
 # The test programs first; one that does not build is a FAIL of run.sh.
 check: all
-	-@$(MAKE) --no-print-directory -k -j$(JOBS) test-programs
+	-@$(MAKE) --no-print-directory -k -j$(JOBS) test-programs $(if $(filter 0,$(SANITIZERS)),,sanitized) fuzzers
 	@BUILD='$(BUILD)' sh tests/run.sh
 
 demo: all
@@ -331,5 +428,5 @@ dist-check: dist deb
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-ffmpeg tests test-programs check demo bench patches dist deb dist-check clean FORCE
+.PHONY: all build-ffmpeg tests test-programs check demo bench patches dist deb dist-check sanitized fuzzers clean FORCE
 FORCE:

@@ -5,18 +5,17 @@
 # ffmpeg under valgrind: any invalid access, leak, signed overflow, invalid
 # shift or misaligned load is a failure.
 #
-# 1. The engine's sources (build/src/libavfilter/vmaf and its folders, as
-#    make synced them) are compiled again with FFmpeg's own flags (and the
-#    engine's -ffp-contract=off) plus -fsanitize=address,undefined
-#    -fno-sanitize-recover=all -g -O1, into $build/asan (only what changed
-#    since the last run). The unit tests are linked against those objects and
-#    build/obj's libavutil.a and run: range_test (extreme and out-of-range
-#    pictures at every depth), log_format_test, and vmaf_reference_test on the
-#    8- and 10-bit 576x324 pairs, one thread and three, whose values must
-#    still be libvmaf's to the bit. ffmpeg is linked again with these objects
-#    and the filter's (vf_vmaf_hip.c) sanitized, and scores tests/range.sh's
-#    10-bit clip with samples up to 65535: the log must be the one the
-#    uninstrumented ffmpeg wrote.
+# 1. `make sanitized` (make check runs it first) compiles the engine's
+#    sources again with FFmpeg's own flags (and the engine's
+#    -ffp-contract=off) plus -fsanitize=address,undefined
+#    -fno-sanitize-recover=all -g -O1 into $build/asan, and links the unit
+#    tests below and ffmpeg (with the filter, vf_vmaf_hip.c, sanitized too)
+#    against those objects. Here they run: range_test (extreme and
+#    out-of-range pictures at every depth), log_format_test, and
+#    vmaf_reference_test on the 8- and 10-bit 576x324 pairs, one thread and
+#    three, whose values must still be libvmaf's to the bit; and ffmpeg
+#    scores tests/range.sh's 10-bit clip with samples up to 65535: the log
+#    must be the one the uninstrumented ffmpeg wrote.
 # 2. valgrind runs ffmpeg on 3 frames of 160x90 (VMAF and PSNR), once on the
 #    CPU and once with backend=auto, which loads the GPU runtimes; a leak
 #    made by the HIP runtime's own initialisation is suppressed
@@ -25,25 +24,19 @@
 # SANITIZERS=0 skips both.
 
 san_dir=$build/asan
-san_cc=$(sed -n 's/^CC=//p' "$obj/ffbuild/config.mak")
-san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1 -fno-omit-frame-pointer"
 # Leaks are checked too; a leak check that cannot run (ptrace refused in
 # some containers) is a failure, not a silent pass.
 san_asan_options=${ASAN_OPTIONS:-detect_leaks=1}
 san_ubsan_options=${UBSAN_OPTIONS:-print_stacktrace=1}
 san_report='runtime error:\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|LeakSanitizer has encountered'
 
-# sanitized_unit <label> <name> <arguments...>: link tests/<name>.c against
-# the sanitized engine, run it, count its results; a report is shown.
+# sanitized_unit <label> <name> <arguments...>: run the sanitized
+# tests/<name>.c, count its results; a report is shown.
 sanitized_unit() {
     san_label=$1 san_t=$2
     shift 2
-    if ! $san_cc -std=c11 $san_flags -ffp-contract=off -I"$top" -I"$obj" -I"$build/src" \
-            "$top/tests/$san_t.c" "$top/tests/clips.c" $san_objs $san_gpu_objs \
-            "$obj/libavutil/libavutil.a" -lm -pthread -ldl -o "$san_dir/$san_t" \
-            2> "$san_dir/$san_t.build.log"; then
-        fail "sanitizers: $san_t does not link"
-        tail -5 "$san_dir/$san_t.build.log"
+    if [ ! -x "$san_dir/$san_t" ]; then
+        fail "sanitizers: $san_dir/$san_t was not built (make sanitized says why)"
         return
     fi
     san_log=$san_dir/$(printf %s "$san_label" | tr -c "A-Za-z0-9_.-" _).log
@@ -63,88 +56,42 @@ sanitized_unit() {
 
 if [ "${SANITIZERS:-1}" = 0 ]; then
     echo "sanitizers: skipped: SANITIZERS=0"
-elif ! mkdir -p "$san_dir/obj/vmaf" ||
-     ! echo 'int main(void) { return 0; }' |
-        $san_cc -x c $san_flags - -o "$san_dir/probe" > /dev/null 2>&1; then
-    fail "sanitizers: $san_cc cannot build with -fsanitize=address,undefined (libasan and libubsan missing?)"
 else
     san_start=$(date +%s)
-    # FFmpeg's flags for the engine, with the optimisation and frame pointers ours.
-    san_cppflags=$(sed -n 's/^CPPFLAGS=//p' "$obj/ffbuild/config.mak" | sed "s|\$(SRC_PATH)|$build/src|g")
-    san_cflags=$(sed -n 's/^CFLAGS=//p' "$obj/ffbuild/config.mak" | sed 's/ -O[0-3s]\b//g; s/ -fomit-frame-pointer//')
-    # The compile rules, with their dependencies (-MMD): make rebuilds what changed.
-    cat > "$san_dir/Makefile" <<EOF_MAKEFILE
-SRC    := $build/src/libavfilter
-CFLAGS := -I$obj -I$build/src -DHAVE_AV_CONFIG_H $san_cppflags $san_cflags -ffp-contract=off $san_flags
-DIRS   := vmaf vmaf/x86 vmaf/gpu vmaf/features vmaf/features/x86 vmaf/features/gpu
-OBJS   := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(wildcard \$(foreach d,\$(DIRS),\$(SRC)/\$(d)/*.c))) obj/vf_vmaf_hip.o
-all: \$(OBJS)
-obj/%.o: \$(SRC)/%.c flags
-	@mkdir -p \$(dir \$@)
-	@$san_cc \$(CFLAGS) -MMD -MP -c \$< -o \$@
-# A change of flags rebuilds everything.
-flags: FORCE
-	@echo '\$(CFLAGS)' | cmp -s - \$@ || echo '\$(CFLAGS)' > \$@
-FORCE:
--include \$(OBJS:.o=.d)
-EOF_MAKEFILE
-    if ! make -s -C "$san_dir" -j"$(nproc 2>/dev/null || echo 2)" > "$san_dir/build.log" 2>&1; then
-        fail "sanitizers: the engine does not compile with $san_flags (see $san_dir/build.log)"
-        grep -m5 'error' "$san_dir/build.log"
-    else
-        san_built=$(date +%s)
-        echo "sanitizers: engine compiled with $san_flags in $((san_built - san_start)) s"
-        # The GPU code objects are data (bin2c), nothing to instrument.
-        san_gpu_objs=$(ls "$obj"/libavfilter/vmaf/gpu/*.fatbin.o "$obj"/libavfilter/vmaf/gpu/*.hsaco.o \
-                          "$obj"/libavfilter/vmaf/features/gpu/*.fatbin.o \
-                          "$obj"/libavfilter/vmaf/features/gpu/*.hsaco.o 2>/dev/null | tr '\n' ' ')
-        # The objects of today's sources (one whose source is gone stays behind).
-        san_objs=$(cd "$build/src/libavfilter" &&
-            ls vmaf/*.c vmaf/x86/*.c vmaf/gpu/*.c vmaf/features/*.c vmaf/features/x86/*.c vmaf/features/gpu/*.c \
-                2>/dev/null | sed "s|^|$san_dir/obj/|; s|\.c\$|.o|" | tr '\n' ' ')
-        sanitized_unit range_test range_test "$san_dir"
-        sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
-        sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \
-            "$data" "$ref/fullprecision" src01_576x324_3f_8bit
-        sanitized_unit "vmaf_reference_test (10-bit 576x324, 3 threads)" vmaf_reference_test \
-            "$data" "$ref/fullprecision" src01_576x324_3f_10bit 3
-        echo "sanitizers: unit tests ran in $(($(date +%s) - san_built)) s"
+    sanitized_unit range_test range_test "$san_dir"
+    sanitized_unit log_format_test log_format_test "$data" "$format_dir" "$san_dir"
+    sanitized_unit "vmaf_reference_test (8-bit 576x324)" vmaf_reference_test \
+        "$data" "$ref/fullprecision" src01_576x324_3f_8bit
+    sanitized_unit "vmaf_reference_test (10-bit 576x324, 3 threads)" vmaf_reference_test \
+        "$data" "$ref/fullprecision" src01_576x324_3f_10bit 3
+    echo "sanitizers: unit tests ran in $(($(date +%s) - san_start)) s"
 
-        # ffmpeg's own link command with the sanitized objects first: the
-        # archive's copies of them are then not pulled in.
-        san_ff_start=$(date +%s)
-        san_link=$(cd "$obj" && make -n -B V=1 ffmpeg_g 2>/dev/null | grep -m1 -e ' -o ffmpeg_g ')
-        san_range=$build/range
-        if [ -z "$san_link" ]; then
-            fail "sanitizers: no link command for ffmpeg_g in $obj"
-        elif ! rm -f "$san_dir/ffmpeg" ||
-             ! (cd "$obj" && eval "$(printf '%s\n' "$san_link" | sed "s| -o ffmpeg_g | $san_flags -o $san_dir/ffmpeg \
-                 $san_dir/obj/vf_vmaf_hip.o $san_objs $san_gpu_objs |")") > "$san_dir/ffmpeg.build.log" 2>&1 ||
-             [ ! -x "$san_dir/ffmpeg" ]; then
-            fail "sanitizers: ffmpeg does not link with the sanitized filter (see $san_dir/ffmpeg.build.log)"
-            tail -5 "$san_dir/ffmpeg.build.log"
-        elif [ ! -f "$san_range/over.cmp" ]; then
-            fail "sanitizers: no out-of-range clip from tests/range.sh in $san_range"
+    # ---- ffmpeg with the sanitized filter and engine ----
+    san_ff_start=$(date +%s)
+    san_range=$build/range
+    if [ ! -x "$san_dir/ffmpeg" ]; then
+        fail "sanitizers: $san_dir/ffmpeg was not built (make sanitized says why)"
+    elif [ ! -f "$san_range/over.cmp" ]; then
+        fail "sanitizers: no out-of-range clip from tests/range.sh in $san_range"
+    else
+        ASAN_OPTIONS=$san_asan_options UBSAN_OPTIONS=$san_ubsan_options \
+        "$san_dir/ffmpeg" -hide_banner -nostdin -nostats \
+            -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/dis-over.yuv" \
+            -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/ref-over.yuv" \
+            -lavfi "[0:v][1:v]vmaf_hip=backend=cpu:n_threads=2:feature=name=psnr|name=psnr_hvs|name=float_ssim|name=float_ms_ssim|name=ciede|name=cambi:log_fmt=json:log_path=$san_dir/over.json" \
+            -f null - > "$san_dir/ffmpeg.log" 2>&1
+        san_rc=$?
+        grep -v '"fps"\|"backends"' "$san_dir/over.json" > "$san_dir/over.cmp" 2>/dev/null
+        if grep -q "$san_report" "$san_dir/ffmpeg.log"; then
+            fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: a sanitizer report (see $san_dir/ffmpeg.log)"
+            grep -m1 -A12 "$san_report" "$san_dir/ffmpeg.log"
+        elif [ $san_rc -ne 0 ] ||
+             ! grep -v '"backends"' "$san_range/over.cmp" | cmp -s - "$san_dir/over.cmp"; then
+            fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: exit status $san_rc, or a log unlike tests/range.sh's"
+            tail -5 "$san_dir/ffmpeg.log"
         else
-            ASAN_OPTIONS=$san_asan_options UBSAN_OPTIONS=$san_ubsan_options \
-            "$san_dir/ffmpeg" -hide_banner -nostdin -nostats \
-                -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/dis-over.yuv" \
-                -f rawvideo -pix_fmt yuv420p10le -s 224x176 -i "$san_range/ref-over.yuv" \
-                -lavfi "[0:v][1:v]vmaf_hip=backend=cpu:n_threads=2:feature=name=psnr|name=psnr_hvs|name=float_ssim|name=float_ms_ssim|name=ciede|name=cambi:log_fmt=json:log_path=$san_dir/over.json" \
-                -f null - > "$san_dir/ffmpeg.log" 2>&1
-            san_rc=$?
-            grep -v '"fps"\|"backends"' "$san_dir/over.json" > "$san_dir/over.cmp" 2>/dev/null
-            if grep -q "$san_report" "$san_dir/ffmpeg.log"; then
-                fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: a sanitizer report (see $san_dir/ffmpeg.log)"
-                grep -m1 -A12 "$san_report" "$san_dir/ffmpeg.log"
-            elif [ $san_rc -ne 0 ] ||
-                 ! grep -v '"backends"' "$san_range/over.cmp" | cmp -s - "$san_dir/over.cmp"; then
-                fail "sanitizers: ffmpeg on the out-of-range 10-bit clip: exit status $san_rc, or a log unlike tests/range.sh's"
-                tail -5 "$san_dir/ffmpeg.log"
-            else
-                pass "sanitizers: ffmpeg on the out-of-range 10-bit clip (filter and engine sanitized," \
-                     "$(($(date +%s) - san_ff_start)) s): clean, tests/range.sh's log"
-            fi
+            pass "sanitizers: ffmpeg on the out-of-range 10-bit clip (filter and engine sanitized," \
+                 "$(($(date +%s) - san_ff_start)) s): clean, tests/range.sh's log"
         fi
     fi
 
