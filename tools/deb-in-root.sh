@@ -9,7 +9,8 @@
 # The package is copied to <out-dir>; the root that built it stays in
 # <out-dir>/root-<suite> (about 3 GB), so a second run builds only what
 # changed. The machine's /usr/local/cuda, when there is one, is mounted
-# read-only into it for the NVIDIA code; hipcc comes from the release.
+# read-only into it for the NVIDIA code; clang 19 and ROCm's device
+# libraries, for the AMD code, come from the release.
 # A complete build: about 25 minutes on two cores. Uncommitted changes are
 # not in the clone. Needs root, debootstrap and the Debian archive;
 # DIST_ROOTS as for tests/dist.sh.
@@ -61,7 +62,9 @@ devlibs=rocm-device-libs
 in_root apt-cache show rocm-device-libs >/dev/null 2>&1 || devlibs=rocm-device-libs-17
 in_root apt-get update -qq > "$out/root-$suite.log" 2>&1 &&
 in_root apt-get install -y -qq build-essential xz-utils patch gawk diffutils nasm dpkg-dev \
-    hipcc libamdhip64-dev "$devlibs" patchelf git >> "$out/root-$suite.log" 2>&1 ||
+    patchelf git >> "$out/root-$suite.log" 2>&1 &&
+in_root apt-get install -y -qq --no-install-recommends clang-19 lld-19 clang-tools-19 \
+    libamdhip64-dev "$devlibs" >> "$out/root-$suite.log" 2>&1 ||
     { tail -5 "$out/root-$suite.log" >&2; fail "installing the build's packages in $root failed."; }
 
 # HEAD, cloned; FFmpeg's tarball and the ffnvcodec headers from .cache.

@@ -28,8 +28,16 @@ done
 stamp=$1
 lgpl=${2:-}
 small=${3:-}
-# Keep in step with .ci/run and configure.patch's hipcc default.
-gpu_pkgs="clang-19 lld-19 clang-tools-19 rocm-device-libs libamdhip64-dev"
+# Keep in step with .ci/run and configure.patch's hipcc default. ROCm's
+# device libraries are rocm-device-libs on Debian 12, rocm-device-libs-17
+# on Debian 13 (LLVM 17's bitcode, which clang 19 reads).
+devlibs=rocm-device-libs
+if ! dpkg-query -W -f='${Status}' rocm-device-libs 2>/dev/null | grep -q 'install ok installed' &&
+   command -v apt-cache >/dev/null 2>&1 && ! apt-cache show rocm-device-libs >/dev/null 2>&1 &&
+   apt-cache show rocm-device-libs-17 >/dev/null 2>&1; then
+    devlibs=rocm-device-libs-17
+fi
+gpu_pkgs="clang-19 lld-19 clang-tools-19 $devlibs libamdhip64-dev"
 
 pkgs="build-essential xz-utils patch gawk diffutils nasm dpkg-dev pkg-config"
 if [ -z "$small" ]; then
