@@ -141,7 +141,9 @@ max_symver() {
 # line), and each kernel file's AMD offload bundles and NVIDIA fatbins (magic
 # 0xba55ed50) counted in the binary itself.
 gpu_code() {
-    amd=$(LC_ALL=C grep -a -o __CLANG_OFFLOAD_BUNDLE__ "$1" | wc -l)
+    # A bundle's magic is followed by its entry count (never 0); the
+    # runtime's own copy of the string, by its terminating NUL.
+    amd=$(LC_ALL=C grep -a -o -P '__CLANG_OFFLOAD_BUNDLE__[\x01-\xff]' "$1" | wc -l)
     nv=$(LC_ALL=C grep -a -o -P '\x50\xed\x55\xba' "$1" | wc -l)
     echo "GPU code: $(sed -n 's/^VMAF_HIP_GPU_CODE=//p' "$config")"
     echo "  in the binary: $amd AMD offload bundles, $nv NVIDIA fatbins (one per kernel file and vendor)"
