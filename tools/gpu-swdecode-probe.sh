@@ -3,8 +3,10 @@
 # 600 frames of 1080p H.264 (libx264 veryfast, encoded here), the two
 # files decoded with no filter and with vmaf_hip in each variant, wall ms
 # of the whole process, 3 runs each, with the filter thread's own account
-# of its time per pair (-v verbose), and the user and system CPU time of a
-# run with and without the filter.
+# of its time per pair (-v verbose), the user and system CPU time of a
+# run with and without the filter, and the timeline of one backend=gpu run
+# (ms from its first log line: the decoders starting, the GPU ready, the
+# summary), to tell the GPU's start from the per-pair work.
 #
 # Usage: tools/gpu-swdecode-probe.sh <ffmpeg>
 set -u
@@ -42,3 +44,21 @@ echo "== CPU time of a run: with backend=gpu, then without the filter"
     -lavfi vmaf_hip=backend=gpu -f null - 2>&1 | tail -1
 /usr/bin/time -f "%e s %U user %S sys" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" \
     -map 0 -map 1 -f null - 2>&1 | tail -1
+echo "== timeline of a backend=gpu run and of one without the filter (ms from the first log line)"
+for v in gpu none; do
+    if [ $v = none ]; then
+        "$F" -loglevel time+verbose -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null - > "$dir/tl.log" 2>&1
+    else
+        "$F" -loglevel time+verbose -i "$dir/d.mp4" -i "$dir/r.mp4" -lavfi vmaf_hip=backend=gpu -f null - \
+            > "$dir/tl.log" 2>&1
+    fi
+    echo "$v:"
+    awk 'function ms(t) { split(t, a, ":"); return (a[1] * 3600 + a[2] * 60 + a[3]) * 1000 }
+         $1 ~ /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+$/ {
+             t = ms($1); if (t0 == "") t0 = t; last = t
+             if ($0 ~ /Press \[q\]|held while the GPU started|From frame|VMAF score|caller.s thread/) {
+                 $1 = ""; printf "   %6.0f %s\n", t - t0, substr($0, 2)
+             }
+         }
+         END { printf "   %6.0f (the last log line)\n", last - t0 }' "$dir/tl.log"
+done
