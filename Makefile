@@ -329,12 +329,13 @@ $(SAN_DIR)/ffmpeg: $(SAN_OBJS) $(SAN_DIR)/obj/vf_vmaf_hip.o $(OBJDIR)/ffmpeg_g
 	    cd $(OBJDIR) && eval "$$(printf '%s\n' "$$link" | sed 's| -o ffmpeg_g | $(SAN_FLAGS) -o $@.tmp \
 	        $(SAN_DIR)/obj/vf_vmaf_hip.o $(SAN_OBJS) $(GPU_CODE_OBJS) |')" && mv $@.tmp $@
 
+# (The probe for libFuzzer runs only here, not at every make.)
 fuzzers:
-ifeq ($(FUZZ_OK),yes)
-	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
-else
-	@echo "fuzzers: no clang with libFuzzer (clang-14 and libclang-rt-14-dev): none built"
-endif
+	@if [ "$(FUZZ_OK)" = yes ]; then \
+	    $(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%); \
+	else \
+	    echo "fuzzers: no clang with libFuzzer (clang-14 and libclang-rt-14-dev): none built"; \
+	fi
 
 $(FUZZ_DIR)/flags: FORCE
 	$(call flags_file,$@,$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN))
