@@ -55,17 +55,11 @@ in_root() {
         HOME=/root LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-# What .ci/run installs, under this release's names (ROCm's device
-# libraries are rocm-device-libs-17 on Debian 13); tools/deps.sh, which
-# make runs, adds the libraries.
-devlibs=rocm-device-libs
-in_root apt-cache show rocm-device-libs >/dev/null 2>&1 || devlibs=rocm-device-libs-17
+# git and patchelf for the clone and the package; tools/deps.sh installs
+# the rest below, under this release's names.
 in_root apt-get update -qq > "$out/root-$suite.log" 2>&1 &&
-in_root apt-get install -y -qq build-essential xz-utils patch gawk diffutils nasm dpkg-dev \
-    patchelf git >> "$out/root-$suite.log" 2>&1 &&
-in_root apt-get install -y -qq --no-install-recommends clang-19 lld-19 clang-tools-19 \
-    libamdhip64-dev "$devlibs" >> "$out/root-$suite.log" 2>&1 ||
-    { tail -5 "$out/root-$suite.log" >&2; fail "installing the build's packages in $root failed."; }
+in_root apt-get install -y -qq patchelf git >> "$out/root-$suite.log" 2>&1 ||
+    { tail -5 "$out/root-$suite.log" >&2; fail "installing git and patchelf in $root failed."; }
 
 # HEAD, cloned; FFmpeg's tarball and the ffnvcodec headers from .cache.
 git -C "$top" diff --quiet HEAD -- ||
@@ -77,6 +71,12 @@ git -C "$src" checkout -q -f --detach FETCH_HEAD
 mkdir -p "$src/.cache"
 for f in "$top"/.cache/*.tar.*; do [ -f "$f" ] && cp -p "$f" "$src/.cache/"; done
 in_root git config --global --add safe.directory /root/vmaf-hip
+# The build's packages, as make installs them (into its stamp, so make
+# does not ask again); deps.sh writes the stamp only once the AMD
+# compiler's packages are in too, which a package for this release needs.
+in_root sh -c 'cd /root/vmaf-hip && mkdir -p build && sh tools/deps.sh build/deps-ok' >> "$out/root-$suite.log" 2>&1 &&
+    [ -f "$src/build/deps-ok" ] ||
+    { tail -5 "$out/root-$suite.log" >&2; fail "tools/deps.sh did not install the build's packages, the AMD compiler's included, in $root."; }
 in_root sh -c 'cd /root/vmaf-hip && make deb' > "$out/root-$suite.make.log" 2>&1 ||
     { tail -20 "$out/root-$suite.make.log" >&2; fail "make deb failed in $root (log: $out/root-$suite.make.log)."; }
 name=$(in_root sh -c 'cd /root/vmaf-hip && sh tools/dist.sh name deb')
