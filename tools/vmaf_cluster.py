@@ -95,16 +95,22 @@ def start_cluster(gpu_list=None, per_gpu=1, cpu_workers=None):
     return cluster, "%d worker(s): %s" % (len(workers), ", ".join(sorted(workers)))
 
 
+def require_distributed():
+    """A clear error where this python has no dask.distributed."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise vt.ToolError("no dask.distributed for %s: install Debian's python3-distributed"
+                           % sys.executable)
+
+
 @contextlib.contextmanager
 def connect(scheduler, **workers):
     """A client of a running cluster (scheduler: its address), or of one
     started on this machine (scheduler None or 'local'; workers: those of
     start_cluster()); and where it runs, in words. Both closed on the way out."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise vt.ToolError("no dask.distributed for %s: install Debian's python3-distributed"
-                           % sys.executable)
+    require_distributed()
+    from distributed import Client
     cluster = None
     if scheduler and scheduler != "local":
         client, where = Client(scheduler), "the cluster at %s" % scheduler
@@ -375,7 +381,6 @@ def record(db, result, error=None):
 if __name__ == "__main__":
     # Nothing to run by itself: -h/--help prints the docstring above, anything
     # else its usage line, on stderr.
-    import sys
     if sys.argv[1:] in (["-h"], ["--help"]):
         print(__doc__.strip())
         sys.exit(0)
