@@ -269,7 +269,8 @@ $(TESTS_DIR)/lifecycle_test: $(TOP)/tests/lifecycle_test.c $(LC_ARCHIVES) $(TEST
 #              tests of SAN_UNITS and ffmpeg itself (FFmpeg's own link
 #              command, the sanitized objects and the filter's first).
 #   fuzzers:   clang with libFuzzer, ASan and UBSan; tests/fuzz/*_fuzzer.c.
-#              Without such a clang, nothing (tests/fuzz/run.sh says so).
+#              Without such a clang, nothing but build/fuzz/none saying
+#              why (tests/fuzz/run.sh then skips).
 
 FF_CONF       = $(shell sed -n 's/^$(1)=//p' $(FFCONFIG_MAK))
 ENGINE_C_SRCS = $(filter %.c,$(ENGINE_SRCS))
@@ -329,12 +330,16 @@ $(SAN_DIR)/ffmpeg: $(SAN_OBJS) $(SAN_DIR)/obj/vf_vmaf_hip.o $(OBJDIR)/ffmpeg_g
 	    cd $(OBJDIR) && eval "$$(printf '%s\n' "$$link" | sed 's| -o ffmpeg_g | $(SAN_FLAGS) -o $@.tmp \
 	        $(SAN_DIR)/obj/vf_vmaf_hip.o $(SAN_OBJS) $(GPU_CODE_OBJS) |')" && mv $@.tmp $@
 
-# (The probe for libFuzzer runs only here, not at every make.)
+# The probe for libFuzzer runs only here, not at every make; without it,
+# $(FUZZ_DIR)/none says why, for tests/fuzz/run.sh to skip.
 fuzzers:
+	@mkdir -p $(FUZZ_DIR)
 	@if [ "$(FUZZ_OK)" = yes ]; then \
+	    rm -f $(FUZZ_DIR)/none; \
 	    $(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%); \
 	else \
-	    echo "fuzzers: no clang with libFuzzer (clang-14 and libclang-rt-14-dev): none built"; \
+	    echo "no clang with libFuzzer (clang-14 and libclang-rt-14-dev)" > $(FUZZ_DIR)/none; \
+	    echo "fuzzers: none built: $$(cat $(FUZZ_DIR)/none)"; \
 	fi
 
 $(FUZZ_DIR)/flags: FORCE
