@@ -61,36 +61,30 @@ code_run() { # name arch
 code_ok() { # name: exited with 0, every frame, the CPU's numbers
     [ "$(cat "$code/$1.rc")" = 0 ] && grep -q '"frameNum": 9' "$code/$1.cmp" && cmp -s "$code/cpu.cmp" "$code/$1.cmp"
 }
+# code_says <name> <arch> <text> <what>: a device of arch scores with the
+# CPU's numbers and its log says text.
+code_says() {
+    code_run "$1" "$2"
+    if code_ok "$1" && grep -qF "$3" "$code/$1.log"; then
+        pass "GPU code: $4"
+    else
+        fail "GPU code: $4: not so (exit $(cat "$code/$1.rc")), no '$3'"
+        grep -i "code object\|error" "$code/$1.log" | head -3
+    fi
+}
 code_run cpu ""
 if [ -n "$amd_built" ]; then
     for arch in gfx1201 gfx1100 gfx942:sramecc+:xnack- gfx90a:sramecc-:xnack+ gfx906; do
-        name=$(echo "$arch" | tr ':+' '_p')
-        code_run "$name" "$arch"
-        says="$arch (simulated GPU) runs the AMD code objects for ${arch%%:*}."
-        if code_ok "$name" && grep -qF "$says" "$code/$name.log"; then
-            pass "GPU code: a $arch device runs the ${arch%%:*} code objects"
-        else
-            fail "GPU code: a $arch device (exit $(cat "$code/$name.rc")): no '$says'"
-            grep -i "code object\|error" "$code/$name.log" | head -3
-        fi
+        code_says "$(echo "$arch" | tr ':+' '_p')" "$arch" \
+            "$arch (simulated GPU) runs the AMD code objects for ${arch%%:*}." \
+            "a $arch device runs the ${arch%%:*} code objects"
     done
     # RDNA2 beyond gfx1030 (and RDNA3.5 APUs other than those built): no
     # code of its own, and no generic code in this build: the CPU scores.
-    code_run gfx1036 gfx1036
-    says="This build has no AMD code object for gfx1036 (simulated GPU) nor its family's generic target"
-    if code_ok gfx1036 && grep -qF "$says" "$code/gfx1036.log"; then
-        pass "GPU code: a gfx1036 device finds no code object, says so, and the CPU scores"
-    else
-        fail "GPU code: a gfx1036 device (exit $(cat "$code/gfx1036.rc")): no '$says'"
-        grep -i "code object\|error" "$code/gfx1036.log" | head -3
-    fi
+    code_says gfx1036 gfx1036 \
+        "This build has no AMD code object for gfx1036 (simulated GPU) nor its family's generic target" \
+        "a gfx1036 device finds no code object, says so, and the CPU scores"
 else
-    code_run gfx1201 gfx1201
-    says="This build has no AMD code object for"
-    if code_ok gfx1201 && grep -qF "$says" "$code/gfx1201.log"; then
-        pass "GPU code: without AMD code, a gfx1201 device says so and the CPU scores"
-    else
-        fail "GPU code: without AMD code, a gfx1201 device (exit $(cat "$code/gfx1201.rc"))"
-        grep -i "code object\|error" "$code/gfx1201.log" | head -3
-    fi
+    code_says gfx1201 gfx1201 "This build has no AMD code object for" \
+        "without AMD code, a gfx1201 device says so and the CPU scores"
 fi
