@@ -40,9 +40,7 @@ set -u
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/../tools/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -ge 3 ] || usage "at least three arguments expected"
 [ -d "$1" ] || usage "no build directory '$1'"
 [ -f "$2" ] || usage "no archive '$2'"

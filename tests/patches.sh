@@ -16,9 +16,7 @@ set -u
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/../tools/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -le 1 ] || usage "at most one argument expected"
 
 top=$(cd "$(dirname "$0")/.." && pwd)

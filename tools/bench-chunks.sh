@@ -22,9 +22,7 @@
 set -u
 
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -ge 2 ] && [ $# -le 5 ] || usage "two to five arguments expected"
 bin=$(cd "$1" 2>/dev/null && pwd) || usage "no folder '$1'"
 for t in ffmpeg ffprobe vmaf-merge vmaf-cluster; do

@@ -24,9 +24,7 @@ set -eu
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -le 2 ] || usage "too many arguments"
 
 ffmpeg=${1:-build/ffmpeg}

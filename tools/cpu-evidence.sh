@@ -16,9 +16,7 @@
 set -u
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -ge 1 ] || usage "no <dir>"
 [ $# -le 2 ] || usage "too many arguments"
 [ -d "$1" ] || usage "no directory '$1'"

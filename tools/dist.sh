@@ -26,9 +26,7 @@ set -eu
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -ge 1 ] || usage "no mode given"
 case $1 in
 archive|deb) [ $# -eq 3 ] || usage "$1: two arguments expected" ;;

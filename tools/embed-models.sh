@@ -14,9 +14,7 @@ set -eu
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -eq 2 ] || usage "two arguments expected"
 [ -d "$1" ] || usage "no directory '$1'"
 [ -d "$(dirname "$2")" ] || usage "no directory '$(dirname "$2")' to write $2 in"

@@ -9,9 +9,7 @@
 set -u
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -eq 1 ] || usage "one argument expected"
 F=$1
 need_ffmpeg "$F"

@@ -11,9 +11,7 @@ set -eu
 
 # -h/--help and wrong arguments: show_help, usage.
 . "$(dirname "$0")/script-args.sh"
-for arg; do
-    case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
-done
+no_options "$@"
 [ $# -eq 2 ] || usage "two arguments expected"
 case $1 in patch|sync) ;; *) usage "unknown mode '$1'" ;; esac
 [ -d "$2" ] || usage "no directory '$2'"

@@ -15,3 +15,10 @@ need_ffmpeg() {
     case $1 in */*) [ -f "$1" ] && [ -x "$1" ] ;; *) command -v "$1" > /dev/null ;; esac ||
         usage "no ffmpeg at '$1'"
 }
+# no_options "$@": for a script that takes no options, -h/--help prints the
+# help and exits; any other argument that starts with - is a usage error.
+no_options() {
+    for arg; do
+        case $arg in -h|--help) show_help; exit 0 ;; -?*) usage "unknown option '$arg'" ;; esac
+    done
+}
