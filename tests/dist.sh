@@ -216,6 +216,26 @@ apt_in() { # root args...: apt-get in the root, its output in $out/apt.log
         DEBIAN_FRONTEND=noninteractive apt-get -y -q "$@" > "$out/apt.log" 2>&1
 }
 
+# check_build_info <name> <BUILD-INFO>: the GPU code it names is the build
+# tree's, its targets at least (the compilers' versions may be another
+# release's), and it counts one AMD bundle and one NVIDIA fatbin per
+# kernel file of each vendor built.
+kernels=$(ls "$build"/src/libavfilter/vmaf/gpu/*.hip "$build"/src/libavfilter/vmaf/features/gpu/*.hip | wc -l)
+gpu_targets() { sed -n 's/^GPU code: //p' | sed 's/ ([^)]*)//g'; }
+want_targets=$(echo "GPU code: $(sed -n 's/^VMAF_HIP_GPU_CODE=//p' "$build/obj/ffbuild/config.mak")" | gpu_targets)
+want_amd=0 want_nv=0
+grep -q '^CONFIG_HIP_AMD=yes' "$build/obj/ffbuild/config.mak" && want_amd=$kernels
+grep -q '^CONFIG_HIP_NV=yes' "$build/obj/ffbuild/config.mak" && want_nv=$kernels
+check_build_info() {
+    got=$(gpu_targets < "$2")
+    counts=$(sed -n 's/^  in the binary: \([0-9]*\) AMD offload bundles, \([0-9]*\) NVIDIA fatbins.*/\1 \2/p' "$2")
+    if [ -n "$got" ] && [ "$got" = "$want_targets" ] && [ "$counts" = "$want_amd $want_nv" ]; then
+        pass "$1: BUILD-INFO names the build tree's GPU code and counts $want_amd AMD bundles, $want_nv fatbins"
+    else
+        fail "$1: BUILD-INFO's GPU code '$got' ($counts), the build tree's '$want_targets' ($want_amd $want_nv)"
+    fi
+}
+
 # check_examples <suite/what> <root>: the runs' outputs against the reference.
 check_examples() {
     for r in 420 444; do
@@ -302,6 +322,7 @@ check_package() {
     took "apt-get install" "$t"
     t=$(now)
     libs_from "$name: ffmpeg" "$root" /opt/vmaf-hip/bin/ffmpeg ""
+    check_build_info "$name" "$root/usr/share/doc/vmaf-hip/BUILD-INFO"
     run_examples "in_root $root" /usr/bin/vmaf-hip-ffmpeg /usr/bin/vmaf-hip-ffprobe /tmp/dist/data /tmp/dist/out
     check_examples "$name" "$root"
     if [ "$deb_release" = "$this_release" ]; then
@@ -370,6 +391,7 @@ for suite in $suites; do
     t=$(now)
     libs_from "$suite: archive: ffmpeg" "$root" "$a/bin/ffmpeg" "$a/bin/../lib/"
     libs_from "$suite: archive: ffprobe" "$root" "$a/bin/ffprobe" "$a/bin/../lib/"
+    check_build_info "$suite: archive" "$root$a/BUILD-INFO"
     run_examples "in_root $root" "$a/bin/ffmpeg" "$a/bin/ffprobe" /tmp/dist/data /tmp/dist/out enc
     check_examples "$suite: archive" "$root"
     for e in $encoders; do
