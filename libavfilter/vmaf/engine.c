@@ -284,7 +284,7 @@ int ff_vmaf_engine_push_frames(FFVmafEngine *e, const FFVmafPicture *ref,
     }
     /* The GPU, started later, reads the last frames again. */
     if (e->gpu_deferred)
-        ff_vmaf_engine_keep_recent(e, index, ref, dis);
+        ff_vmaf_engine_keep_recent(e, index, ref, dis, hold, nb_hold);
     /* Frame 0 too: the keys take their place from (frame, feature), not
      * from which thread writes first. */
     if (e->frames) {

@@ -366,32 +366,77 @@ int ff_vmaf_engine_push_would_wait(const FFVmafEngine *e)
     return e->frames && ff_vmaf_engine_frames_full(e);
 }
 
+/* Whether every plane of pic lies in a buffer of the frames held. */
+static int picture_in_frames(const FFVmafPicture *pic, AVFrame *const *hold, int nb_hold)
+{
+    if (pic->on_device)
+        return 0;
+    for (int p = 0; p < 3; p++) {
+        const uint8_t *start = pic->data[p], *end;
+        int found = 0;
+        if (!start)
+            continue;
+        if (pic->linesize[p] < 0)
+            return 0;
+        end = start + (size_t)pic->linesize[p] * ff_vmaf_picture_rows(pic, p);
+        for (int k = 0; k < nb_hold && !found; k++)
+            for (int b = 0; b < FF_ARRAY_ELEMS(hold[k]->buf) && hold[k]->buf[b] && !found; b++)
+                found = start >= hold[k]->buf[b]->data &&
+                        end <= hold[k]->buf[b]->data + hold[k]->buf[b]->size;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static void free_recent_pair(FFVmafEngine *e, int r)
+{
+    for (int k = 0; k < e->recent[r].nb_hold; k++)
+        av_frame_free(&e->recent[r].hold[k]);
+    e->recent[r].nb_hold = 0;
+    e->recent[r].index   = -1;
+}
+
 void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPicture *ref,
-                                const FFVmafPicture *dis)
+                                const FFVmafPicture *dis, AVFrame *const *hold, int nb_hold)
 {
     const FFVmafPicture *in[2] = { ref, dis };
     int r = index % RECENT_PAIRS;
     if (e->recent_failed)
         return;
-    av_frame_free(&e->recent[r].hold[0]);
-    av_frame_free(&e->recent[r].hold[1]);
-    e->recent[r].index = -1;
-    for (int w = 0; w < 2; w++)
-        if (ff_vmaf_engine_copy_picture(&e->recent[r].hold[w], &e->recent[r].pic[w], in[w]) < 0) {
-            /* Nothing the ring could read again: the stream stays on the CPU. */
-            e->recent_failed = 1;
-            return;
+    free_recent_pair(e, r);
+    if (picture_in_frames(ref, hold, nb_hold) && picture_in_frames(dis, hold, nb_hold)) {
+        /* The frames the engine holds for its workers: a reference more
+         * each, not a copy of every pixel on the caller's thread. */
+        for (int k = 0; k < nb_hold; k++) {
+            if (!(e->recent[r].hold[k] = av_frame_clone(hold[k]))) {
+                free_recent_pair(e, r);
+                e->recent_failed = 1;
+                return;
+            }
+            e->recent[r].nb_hold++;
         }
+        e->recent[r].pic[0] = *ref;
+        e->recent[r].pic[1] = *dis;
+    } else {
+        for (int w = 0; w < 2; w++) {
+            int ret = ff_vmaf_engine_copy_picture(&e->recent[r].hold[w], &e->recent[r].pic[w], in[w]);
+            e->recent[r].nb_hold += ret >= 0;
+            if (ret < 0) {
+                /* Nothing the ring could read again: the stream stays on the CPU. */
+                free_recent_pair(e, r);
+                e->recent_failed = 1;
+                return;
+            }
+        }
+    }
     e->recent[r].index = index;
 }
 
 void ff_vmaf_engine_free_recent(FFVmafEngine *e)
 {
-    for (int r = 0; r < RECENT_PAIRS; r++) {
-        av_frame_free(&e->recent[r].hold[0]);
-        av_frame_free(&e->recent[r].hold[1]);
-        e->recent[r].index = -1;
-    }
+    for (int r = 0; r < RECENT_PAIRS; r++)
+        free_recent_pair(e, r);
 }
 
 /* New frame workers, nb_threads of them (none for 1), for the frames from

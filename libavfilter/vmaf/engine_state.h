@@ -109,11 +109,13 @@ struct FFVmafEngine {
     /*
      * The GPU is started mid-stream (ff_vmaf_engine_start_gpu()): until
      * then every feature runs on the CPU, and the last RECENT_PAIRS pairs
-     * pushed are kept (copies), for the ring to upload again.
+     * pushed are kept (references to the frames held for the workers, or
+     * copies), for the ring to upload again.
      */
     int gpu_deferred;
     struct {
-        AVFrame *hold[2];
+        AVFrame *hold[FF_VMAF_MAX_HOLD];
+        int nb_hold;
         FFVmafPicture pic[2];
         int64_t index;          ///< -1: none
     } recent[RECENT_PAIRS];
@@ -158,9 +160,10 @@ int  ff_vmaf_engine_cpu_features(const FFVmafEngine *e);
 /** A copy of a host picture's planes (chroma rounded up, ff_vmaf_picture_rows()), held by
  * an AVFrame (ENOSYS: a device picture, or bottom-up). */
 int  ff_vmaf_engine_copy_picture(AVFrame **out, FFVmafPicture *dst, const FFVmafPicture *src);
-/** While the GPU start is deferred: keep a copy of pair index (engine_gpu.c). */
+/** While the GPU start is deferred: keep pair index, by reference when its
+ * pictures lie in the frames held (hold), else as a copy (engine_gpu.c). */
 void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPicture *ref,
-                                const FFVmafPicture *dis);
+                                const FFVmafPicture *dis, AVFrame *const *hold, int nb_hold);
 void ff_vmaf_engine_free_recent(FFVmafEngine *e);
 
 /* The pictures as the CPU extractors read them (engine_state.c). *buf is
