@@ -4,7 +4,8 @@
 # ignored under nohup); a dangling symlink's target gets the log and the
 # link stays; an empty log_path is refused at the start; a write that
 # fails says why (ENOSPC, EPIPE), not "Input/output error", and no frame
-# is said to be cut off by an output that ended.
+# is said to be cut off by an output that ended; /dev/stdout into a pipe
+# and a named pipe get the log a file gets.
 
 lg=$build/log-cases
 rm -rf "$lg"
@@ -198,22 +199,58 @@ else
     grep "log\|ended\|Scored" "$lg/full.err" | head -4
 fi
 
-# A FIFO whose reader leaves before the log is written: EPIPE (ffmpeg
-# ignores SIGPIPE). The reader holds it open from the filter's first open
-# (ffmpeg opens its graphs twice) until the stream is being scored.
+# ---- devices, pipes and names of open files: written directly ----
+
+lg_timeout=""
+command -v timeout > /dev/null 2>&1 && lg_timeout="timeout -s KILL 60"
+# /dev/stdout where it is a pipe (its links end in "pipe:[...]"): the log
+# is the one a file gets.
+lg_run file -f lavfi -i "$lg_src" -f lavfi -i "$lg_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=log_fmt=json:log_path=$lg/file.json"
+$lg_timeout "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$lg_src" -f lavfi -i "$lg_src" \
+    -lavfi "[0:v][1:v]vmaf_hip=log_fmt=json:log_path=/dev/stdout" -f null - 2> "$lg/stdout.err" |
+    cat > "$lg/stdout.json"
+lg_rc=$?
+# lg_same_log <json log>: the log of $lg/file.json but its fps.
+grep -v '"fps"' "$lg/file.json" > "$lg/file.cmp"
+lg_same_log() { grep -v '"fps"' "$1" | cmp -s - "$lg/file.cmp"; }
+if [ $lg_rc -eq 0 ] && [ "$(lg_frames "$lg/stdout.json")" = 25 ] && lg_same_log "$lg/stdout.json"; then
+    pass "log cases: log_path=/dev/stdout into a pipe gets the log a file gets"
+else
+    fail "log cases: log_path=/dev/stdout into a pipe (exit $lg_rc)"
+    tail -2 "$lg/stdout.err"
+fi
+
 if mkfifo "$lg/fifo" 2> /dev/null; then
-    sleep 60 < "$lg/fifo" &
+    # A named pipe and its reader: ffmpeg initializes the filter once more
+    # than it runs it, and an open there would end the reader's input
+    # before the log (the run then waited for a reader for ever).
+    $lg_timeout cat "$lg/fifo" > "$lg/fifo.json" &
     lg_reader=$!
-    lg_timeout=""
-    command -v timeout > /dev/null 2>&1 && lg_timeout="timeout 60"
-    : > "$lg/pipe.err"
+    $lg_timeout "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$lg_src" -f lavfi -i "$lg_src" \
+        -lavfi "[0:v][1:v]vmaf_hip=log_fmt=json:log_path=$lg/fifo" -f null - > "$lg/fifo.err" 2>&1
+    lg_rc=$?
+    wait $lg_reader
+    if [ $lg_rc -eq 0 ] && lg_same_log "$lg/fifo.json"; then
+        pass "log cases: a named pipe's reader gets the log a file gets"
+    else
+        fail "log cases: a named pipe and its reader (exit $lg_rc)"
+        tail -2 "$lg/fifo.err"
+    fi
+
+    # A reader that leaves while the log is written: EPIPE (ffmpeg ignores
+    # SIGPIPE), said as such. The reader takes the first bytes, then reads
+    # no more, and the log (200 frames) is more than the pipe holds: the
+    # filter is writing when the reader is killed.
+    ( head -c 100 > "$lg/fifo.head"; exec sleep 60 ) < "$lg/fifo" &
+    lg_reader=$!
     $lg_timeout "$ffmpeg" -hide_banner -nostdin -nostats \
-        -readrate 1 -f lavfi -i "testsrc2=size=160x90:rate=25:duration=2" \
-        -readrate 1 -f lavfi -i "testsrc2=size=160x90:rate=25:duration=2" \
+        -f lavfi -i "testsrc2=size=160x90:rate=25:duration=8" \
+        -f lavfi -i "testsrc2=size=160x90:rate=25:duration=8" \
         -lavfi "[0:v][1:v]vmaf_hip=log_fmt=json:log_path=$lg/fifo" -f null - > "$lg/pipe.err" 2>&1 &
     lg_pid=$!
     lg_i=0
-    while [ $lg_i -lt 100 ] && ! grep -q "main (input 0) = distorted" "$lg/pipe.err"; do
+    while [ $lg_i -lt 300 ] && [ "$({ wc -c < "$lg/fifo.head"; } 2> /dev/null)" != 100 ]; do
         sleep 0.1
         lg_i=$((lg_i + 1))
     done
@@ -221,7 +258,7 @@ if mkfifo "$lg/fifo" 2> /dev/null; then
     wait $lg_reader 2> /dev/null
     wait $lg_pid
     lg_rc=$?
-    if [ $lg_i -lt 100 ] && [ $lg_rc -ne 0 ] &&
+    if [ $lg_i -lt 300 ] && [ $lg_rc -ne 0 ] &&
        lg_says pipe "Error writing the log to '$lg/fifo': Broken pipe" &&
        ! lg_says pipe "The output ended after"; then
         pass "log cases: a pipe whose reader left says 'Broken pipe'"
@@ -230,5 +267,5 @@ if mkfifo "$lg/fifo" 2> /dev/null; then
         grep "log\|ended" "$lg/pipe.err" | head -3
     fi
 else
-    echo "log cases: a pipe whose reader left: skipped: no mkfifo here"
+    echo "log cases: named pipes: skipped: no mkfifo here"
 fi

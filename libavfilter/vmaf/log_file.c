@@ -57,6 +57,11 @@ struct FFVmafLogFile {
     char *final;                ///< path, or the file its symlinks name
     /* NULL when final is written directly (a device, a pipe). */
     char *tmp;
+    /* A device, a pipe or a file descriptor's name (/dev/stdout): opened
+     * only to write the log, at the end, as libvmaf opens it. ffmpeg
+     * initializes a filter once more than it runs it, and opening a named
+     * pipe at init would end its reader's input before the log. */
+    int direct;
     FILE *file;
     int done;                   ///< written, or given up
     int failed;                 ///< the log could not be written
@@ -361,6 +366,13 @@ int ff_vmaf_log_file_check_path(const char *path, void *log_ctx)
     return 0;
 }
 
+/* Whether path names an open file by its descriptor, not by a path. */
+static int names_descriptor(const char *path)
+{
+    return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+           av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/", NULL);
+}
+
 /*
  * Create the log's temporary file beside the path, so that an unwritable
  * path fails before any frame, and the path itself is only replaced once
@@ -371,6 +383,25 @@ static int create_log(FFVmafLogFile *lf)
     struct stat st;
     int fd = -1, pid = 0, ret;
 
+    /* A device, a pipe, or a name of an open file (/dev/stdout, whose
+     * links end in "pipe:[...]" where it is a pipe): written directly,
+     * once the log is complete. Checked here so that an unwritable one
+     * fails before any frame. */
+    if (!stat(lf->path, &st) && !S_ISDIR(st.st_mode) &&
+        (!S_ISREG(st.st_mode) || names_descriptor(lf->path))) {
+        if (!(lf->final = av_strdup(lf->path)))
+            return AVERROR(ENOMEM);
+#if HAVE_UNISTD_H
+        if (access(lf->path, W_OK)) {
+            ret = AVERROR(errno);
+            av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+                   lf->path, av_err2str(ret));
+            return ret;
+        }
+#endif
+        lf->direct = 1;
+        return 0;
+    }
     /* The target of a symlink gets the log, as it did when the path was
      * opened for writing; the links stay. */
     if ((ret = follow_log_links(lf->path, &lf->final)) < 0) {
@@ -401,14 +432,10 @@ static int create_log(FFVmafLogFile *lf)
             return AVERROR(EISDIR);
         }
         if (!S_ISREG(st.st_mode)) {
-            /* A device or a pipe keeps nothing to protect, and a file
-             * renamed over it would replace it: write it directly. */
-            if (!(lf->file = avpriv_fopen_utf8(lf->final, "w"))) {
-                ret = AVERROR(errno);
-                av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-                       lf->path, av_err2str(ret));
-                return ret;
-            }
+            /* A link to a device or a pipe (its target by another name):
+             * nothing to protect, and a file renamed over it would
+             * replace it. */
+            lf->direct = 1;
             return 0;
         }
         if (is_open_in_process(&st)) {
@@ -502,7 +529,7 @@ void ff_vmaf_log_file_set_aside(FFVmafLogFile *lf)
     if (!lf)
         return;
     ff_vmaf_log_file_discard(lf);
-    if (!lf->final || stat(lf->final, &st) || !S_ISREG(st.st_mode))
+    if (lf->direct || !lf->final || stat(lf->final, &st) || !S_ISREG(st.st_mode))
         return;
     if (!(old = av_asprintf("%s.old", lf->final)))
         return;
@@ -556,13 +583,20 @@ int ff_vmaf_log_file_write(FFVmafLogFile *lf, const FFVmafEngine *e,
 {
     int ret;
 
-    if (!lf || !lf->file || lf->done)
+    if (!lf || (!lf->file && !lf->direct) || lf->done)
         return 0;
     if (!ff_vmaf_engine_nb_pushed(e)) {
         ff_vmaf_log_file_discard(lf);
         return 0;
     }
     lf->done = 1;
+    if (lf->direct && !(lf->file = avpriv_fopen_utf8(lf->final, "w"))) {
+        ret = AVERROR(errno);
+        av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+               lf->path, av_err2str(ret));
+        lf->failed = 1;
+        return ret;
+    }
     ret = ff_vmaf_engine_write_log(e, lf->file, fmt, fps, pairing_mode, pairing);
     if (ret >= 0 && fflush(lf->file))
         ret = AVERROR(errno);
