@@ -162,6 +162,14 @@ if "$py" -c 'import distributed' 2>/dev/null; then
 else
     fail "no dask.distributed for $py (apt install python3-distributed)"
 fi
+# A dask.distributed that does not import (a package made for another
+# python): the error says so and why, not that none is installed.
+mkdir -p "$T/brokendask/distributed"
+echo "raise AttributeError('a module of another python')" > "$T/brokendask/distributed/__init__.py"
+(PYTHONPATH=$T/brokendask; export PYTHONPATH
+ tool vmaf-crf-sweep brokendask --crf 30 --scheduler local "$T/src.y4m")
+check "sweep --scheduler with a dask.distributed that does not import: says why" \
+    failed_with brokendask "dask.distributed does not import in .*AttributeError: a module of another python"
 
 # --- vmaf-plot --------------------------------------------------------------
 l23=$T/sweep/libx264-crf23.json l38=$T/sweep/libx264-crf38.json

@@ -96,12 +96,19 @@ def start_cluster(gpu_list=None, per_gpu=1, cpu_workers=None):
 
 
 def require_distributed():
-    """A clear error where this python has no dask.distributed."""
+    """A clear error where this python has no dask.distributed, or one that
+    does not import (another python's package: Debian 12's is for 3.11)."""
     try:
         import distributed  # noqa: F401
-    except ImportError:
+    except ModuleNotFoundError as e:
+        if e.name not in ("distributed", "dask"):
+            raise vt.ToolError("dask.distributed does not import in %s (%s): it needs a "
+                               "package this python lacks" % (sys.executable, e))
         raise vt.ToolError("no dask.distributed for %s: install Debian's python3-distributed"
                            % sys.executable)
+    except Exception as e:
+        raise vt.ToolError("dask.distributed does not import in %s: %s: %s (a package made "
+                           "for another python?)" % (sys.executable, type(e).__name__, e))
 
 
 @contextlib.contextmanager
