@@ -161,13 +161,13 @@ else
         fail "chunks: cannot make the pair with a dropped frame"
     fi
 
-    if ck_pair hevc mkv 30000/1001 160x90 18 yuv420p libx265 -preset ultrafast -x265-params log-level=error; then
-        ck_case hevc hevc mkv "HEVC .mkv at 29.97 fps" "" 5
+    if ck_pair hevc mkv 30000/1001 160x90 18 yuv420p libx265 -preset ultrafast -x265-params log-level=error:keyint=8:min-keyint=8:open-gop=1; then
+        ck_case hevc hevc mkv "HEVC .mkv at 29.97 fps, open GOPs of 8" "" 5
     else
         fail "chunks: cannot make the HEVC .mkv pair"
     fi
-    if ck_pair vp9 webm 24000/1001 160x90 18 yuv420p libvpx-vp9 -deadline good -cpu-used 8 -auto-alt-ref 1 -lag-in-frames 8; then
-        ck_case vp9 vp9 webm "VP9 .webm at 23.976 fps" "" 4
+    if ck_pair vp9 webm 24000/1001 160x90 18 yuv420p libvpx-vp9 -deadline good -cpu-used 8 -auto-alt-ref 1 -lag-in-frames 8 -g 8; then
+        ck_case vp9 vp9 webm "VP9 .webm at 23.976 fps, a key frame every 8" "" 4
     else
         fail "chunks: cannot make the VP9 .webm pair"
     fi

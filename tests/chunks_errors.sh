@@ -107,3 +107,19 @@ if "$ck_merge" --help > "$ck/help.txt" 2>&1 && grep -q '^usage: vmaf-merge' "$ck
 else
     fail "vmaf-merge: --help prints its usage; a wrong option fails with it"
 fi
+
+# A program given by a relative path is found from the chunks' own
+# directories too; one that is not there is named, before any chunk.
+mkdir -p "$ck/rel"
+if (cd "$ck" && python3 "$ck_runner" run h264.dis.mp4 h264.ref.mp4 --chunk-frames 7 \
+        --ffmpeg "$(realpath --relative-to="$ck" "$ffmpeg")" --log-fmt json \
+        --log-path rel/pair.json > rel.log 2>&1) &&
+   grep -v '"fps"' "$ck/rel/pair.json" | cmp -s - "$ck/h264.whole.json.cmp" &&
+   ! python3 "$ck_runner" run "$ck_dis" "$ck_ref" --chunk-frames 7 --ffmpeg no/such/ffmpeg \
+        --log-path "$ck/rel/none.json" > "$ck/rel-none.log" 2>&1 &&
+   grep -q "no/such/ffmpeg: no such program" "$ck/rel-none.log"; then
+    pass "chunks: --ffmpeg by a relative path runs; a missing one is named"
+else
+    fail "chunks: --ffmpeg by a relative path, or a missing one"
+    tail -2 "$ck/rel.log" "$ck/rel-none.log"
+fi

@@ -39,6 +39,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 # chunk that needs more says so and fails; --lead raises it.
 DEFAULT_LEAD = 4
 
+# Containers whose demuxers seek by an index to the key frame at or before a time:
+# a chunk decodes from the last key frame before it. Others (MPEG-TS seeks by byte
+# position and may land late) start a key frame earlier.
+EXACT_SEEK_FORMATS = ("matroska", "webm", "mov", "mp4")
+
 # Options the runner sets itself on every chunk.
 CHUNK_OPTIONS = ("chunk_start", "chunk_end", "chunk_first", "chunk_first_time", "log_fmt",
                  "log_path")
@@ -50,9 +55,13 @@ class ChunkError(Exception):
 
 def find_tool(path, name):
     """path, or <name> beside this tool (the archive's and the package's
-    bin/), or build/<name> of this repository, or <name> on PATH."""
+    bin/), or build/<name> of this repository, or <name> on PATH. A path with a
+    '/' is made absolute: the chunks run in their own directories."""
     if path:
-        return path
+        found = os.path.abspath(path) if os.sep in path else shutil.which(path)
+        if not found or not os.access(found, os.X_OK):
+            raise ChunkError("%s: no such program" % path)
+        return found
     for built in (os.path.join(os.path.dirname(os.path.realpath(__file__)), name),
                   os.path.join(REPO, "build", name)):
         if os.access(built, os.X_OK):
@@ -74,21 +83,28 @@ def run_tool(cmd, what, cwd=None):
 
 class Frames:
     """A file's video frames: their presentation times (s) in order, from the file's
-    start as a single ffmpeg run sees them, and which are key frames."""
+    start as a single ffmpeg run sees them, and which are key frames; exact_seek: the
+    container seeks to the key frame at or before a time (Matroska, WebM, MP4)."""
 
-    def __init__(self, times, keys):
+    def __init__(self, times, keys, exact_seek=False):
         order = sorted(range(len(times)), key=lambda i: times[i])
         self.times = [times[i] for i in order]
         self.key_times = sorted(times[i] for i in order if keys[i])
+        self.exact_seek = exact_seek
 
     def seek_before(self, t):
-        """A seek time from which decoding gives every frame from time t on: before the
-        key frame ahead of the last one at or before t, so that a container whose seeks
-        land late (MPEG-TS) and open GOPs still start early enough; None: the start."""
-        k = bisect.bisect_right(self.key_times, t) - 2
+        """A seek time from which decoding gives every frame from time t on; None: the
+        start. In a container that seeks exactly, after the last key frame at or before t
+        (ffmpeg's -ss drops the frames before the time; when t is that key frame, just
+        before it); elsewhere before the key frame ahead of that one, so that a
+        container whose seeks land late (MPEG-TS) and open GOPs still start early
+        enough."""
+        k = bisect.bisect_right(self.key_times, t) - (1 if self.exact_seek else 2)
         if k < 0:
             return None
         i = bisect.bisect_left(self.times, self.key_times[k])
+        if self.exact_seek and self.times[i] < t:
+            return (self.times[i] + self.times[i + 1]) / 2
         return (self.times[i - 1] + self.times[i]) / 2 if i > 0 else None
 
 
@@ -96,12 +112,17 @@ def probe_frames(ffprobe, path, decode=False):
     """path's Frames, read from its packets (fast, no decoding) or, with decode, from
     the decoded frames (exact for any stream; a full decode). The chunks check the
     time of their first frame, so a packet that is no frame makes a chunk fail."""
-    out = run_tool([ffprobe, "-v", "error", "-show_entries", "format=start_time",
-                    "-of", "csv=p=0", path], "reading the start time of " + path)
+    out = run_tool([ffprobe, "-v", "error", "-show_entries", "format=start_time,format_name",
+                    "-of", "json", path], "reading the start time of " + path)
     try:
-        start = float(out.strip().split(",")[0])
+        fmt = json.loads(out).get("format", {})
+    except ValueError:
+        fmt = {}
+    try:
+        start = float(fmt.get("start_time", 0.0))
     except ValueError:
         start = 0.0
+    exact_seek = any(n in EXACT_SEEK_FORMATS for n in fmt.get("format_name", "").split(","))
     if decode:
         entries = ["-show_entries", "frame=best_effort_timestamp_time,key_frame"]
     else:
@@ -125,7 +146,7 @@ def probe_frames(ffprobe, path, decode=False):
         keys.append(flag)
     if not times:
         raise ChunkError("%s: no video frame" % path)
-    return Frames(times, keys)
+    return Frames(times, keys, exact_seek)
 
 
 def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD):
