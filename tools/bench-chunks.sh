@@ -14,7 +14,8 @@
 #   workers     the worker counts, e.g. "1 2 4 8" (the default)
 #   decoders    "nvdec sw" (the default), or one of them
 # PYTHON=<python3 with dask.distributed> (default: python3 on the PATH).
-# BENCH_CHUNK=<frames>: the chunk length (default 750).
+# BENCH_CHUNK=<frames>: the chunk length (default: the pair split evenly
+# among the most workers asked for, 1,500 frames for the defaults).
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
 # (and said so), so that a run fits a time limit.
 # Results: one line per run on stdout, as a table.
@@ -34,7 +35,15 @@ workers=${4:-1 2 4 8}
 decoders=${5:-nvdec sw}
 case $frames in ''|*[!0-9]*|0*) usage "frames: a number above 0, not '$frames'" ;; esac
 mkdir -p "$work" || exit 2
-chunk=${BENCH_CHUNK:-750}   # 16 chunks of the default pair: 8 workers take two each
+# One chunk per worker at the most workers: each chunk costs a process's
+# and a GPU's start (on an H100, 8 workers: 2.44 times one process with
+# 1,500-frame chunks, 1.84 with 750; tools/results/bench-chunks-h100-3c963e9.txt).
+most=1
+for k in $workers; do
+    case $k in ''|*[!0-9]*|0*) usage "workers: numbers above 0, not '$k'" ;; esac
+    [ "$k" -gt "$most" ] && most=$k
+done
+chunk=${BENCH_CHUNK:-$(( (frames + most - 1) / most ))}
 ff=$bin/ffmpeg
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
