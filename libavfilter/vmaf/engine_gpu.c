@@ -409,28 +409,25 @@ void ff_vmaf_engine_keep_recent(FFVmafEngine *e, unsigned index, const FFVmafPic
         /* The frames the engine holds for its workers: a reference more
          * each, not a copy of every pixel on the caller's thread. */
         for (int k = 0; k < nb_hold; k++) {
-            if (!(e->recent[r].hold[k] = av_frame_clone(hold[k]))) {
-                free_recent_pair(e, r);
-                e->recent_failed = 1;
-                return;
-            }
+            if (!(e->recent[r].hold[k] = av_frame_clone(hold[k])))
+                goto fail;
             e->recent[r].nb_hold++;
         }
         e->recent[r].pic[0] = *ref;
         e->recent[r].pic[1] = *dis;
     } else {
         for (int w = 0; w < 2; w++) {
-            int ret = ff_vmaf_engine_copy_picture(&e->recent[r].hold[w], &e->recent[r].pic[w], in[w]);
-            e->recent[r].nb_hold += ret >= 0;
-            if (ret < 0) {
-                /* Nothing the ring could read again: the stream stays on the CPU. */
-                free_recent_pair(e, r);
-                e->recent_failed = 1;
-                return;
-            }
+            if (ff_vmaf_engine_copy_picture(&e->recent[r].hold[w], &e->recent[r].pic[w], in[w]) < 0)
+                goto fail;
+            e->recent[r].nb_hold++;
         }
     }
     e->recent[r].index = index;
+    return;
+fail:
+    /* Nothing the ring could read again: the stream stays on the CPU. */
+    free_recent_pair(e, r);
+    e->recent_failed = 1;
 }
 
 void ff_vmaf_engine_free_recent(FFVmafEngine *e)

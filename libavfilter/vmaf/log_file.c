@@ -383,8 +383,9 @@ static int create_log(FFVmafLogFile *lf)
     struct stat st;
     int fd = -1, pid = 0, ret;
 
-    /* A device, a pipe, or a name of an open file (/dev/stdout, whose
-     * links end in "pipe:[...]" where it is a pipe): written directly,
+    /* A device, a pipe (by its name or a symlink's: stat() follows them),
+     * or a name of an open file (/dev/stdout, whose links end in
+     * "pipe:[...]" where it is a pipe): written directly,
      * once the log is complete. Checked here so that an unwritable one
      * fails before any frame. */
     if (!stat(lf->path, &st) && !S_ISDIR(st.st_mode) &&
@@ -430,13 +431,6 @@ static int create_log(FFVmafLogFile *lf)
             av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: it is a "
                    "directory.\n", lf->path);
             return AVERROR(EISDIR);
-        }
-        if (!S_ISREG(st.st_mode)) {
-            /* A link to a device or a pipe (its target by another name):
-             * nothing to protect, and a file renamed over it would
-             * replace it. */
-            lf->direct = 1;
-            return 0;
         }
         if (is_open_in_process(&st)) {
             av_log(lf->log_ctx, AV_LOG_ERROR, "log_path '%s' is a file this process has open "
