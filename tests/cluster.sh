@@ -6,8 +6,8 @@
 # unknown option) with their error in the table while the others finish;
 # and a worker killed in the middle of a run, whose task is rerun on the
 # other worker with the same result; one long pair scored in chunks on the
-# cluster and merged into the whole run's log, byte for byte but its fps.
-# Skipped without Debian's python3-distributed.
+# cluster and merged into the whole run's log, byte for byte but its fps;
+# the same beside a newer pynvml. Skipped without Debian's python3-distributed.
 
 cluster=$build/cluster
 rm -rf "$cluster"
@@ -200,5 +200,33 @@ EOF_PY
         pass "cluster: one pair in chunks (x264 B-frames by 7, JSON; HEVC 10-bit by 2, two models, XML), merged: the whole run's log byte for byte but its fps"
     else
         fail "cluster: one pair in chunks: $(tail -2 "$cluster"/chunked-*.log | tr '\n' ' ')"
+    fi
+
+    # A newer pynvml (nvidia-ml-py: names as str) where the workers run:
+    # Debian 12's distributed called .decode() on them and its workers did
+    # not start. The cluster's GPU monitoring is off; the pair is scored.
+    mkdir -p "$cluster/nvml"
+    cat > "$cluster/nvml/pynvml.py" <<'EOF_PY'
+class NVMLError(Exception): pass
+class NVMLError_LibraryNotFound(NVMLError): pass
+class NVMLError_DriverNotLoaded(NVMLError): pass
+class NVMLError_Unknown(NVMLError): pass
+class NVMLError_NotSupported(NVMLError): pass
+class _Memory: total, used, free = 80 << 30, 1 << 30, 79 << 30
+class _Rates: gpu, memory = 0, 0
+def nvmlInit(): pass
+def nvmlSystemGetDriverVersion(): return "580.0"
+def nvmlDeviceGetCount(): return 1
+def nvmlDeviceGetHandleByIndex(i): return i
+def nvmlDeviceGetName(h): return "Test GPU"
+def nvmlDeviceGetMemoryInfo(h): return _Memory()
+def nvmlDeviceGetUtilizationRates(h): return _Rates()
+EOF_PY
+    if PYTHONPATH="$cluster/nvml" vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/nvml/out" \
+           --pair "$cluster/cdis.mp4" "$cluster/cref.mp4" --chunk-frames 30 > "$cluster/nvml.log" 2>&1 &&
+       c_nofps "$cluster/nvml/out/logs/pair.json" | cmp -s "$cluster/whole-x264.cmp" -; then
+        pass "cluster: a newer pynvml beside Debian's distributed: the workers start, the merged log is the whole run's"
+    else
+        fail "cluster: a newer pynvml beside Debian's distributed: $(tail -2 "$cluster/nvml.log" | tr '\n' ' ')"
     fi
 fi

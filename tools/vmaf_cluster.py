@@ -22,6 +22,13 @@ import vmaf_tune as vt
 # device= option); a worker without it scores on the CPU.
 DEVICE_ENV = vt.DEVICE_ENV
 TOOLS = os.path.dirname(os.path.realpath(__file__))
+
+# Dask's GPU monitoring is of no use here, and Debian 12's distributed
+# (2022.12) fails to start its workers where a newer pynvml is installed
+# (nvidia-ml-py returns names as str; it calls .decode() on them). Set
+# before distributed is imported, for this process and the workers it
+# starts; a value in the environment is kept.
+os.environ.setdefault("DASK_DISTRIBUTED__DIAGNOSTICS__NVML", "False")
 PROGRESS_TOPIC = "vmaf-cluster-frames"
 MANIFEST_KEYS = ("distorted", "reference", "model", "options", "name")
 
@@ -122,7 +129,11 @@ def connect(scheduler, **workers):
     if scheduler and scheduler != "local":
         client, where = Client(scheduler), "the cluster at %s" % scheduler
     else:
-        cluster, where = start_cluster(**workers)
+        try:
+            cluster, where = start_cluster(**workers)
+        except RuntimeError as e:
+            # SpecCluster's own words, without a traceback.
+            raise vt.ToolError("the Dask cluster of this machine did not start: %s" % e)
         client = Client(cluster)
     try:
         yield client, where
