@@ -8,7 +8,8 @@
  *  - backend=auto scores on the CPU first, starts the GPU once the stream
  *    has run cpu_first ms, holds the pairs while it starts and moves the
  *    features to it mid-stream, with the CPU run's values;
- *  - a run shorter than cpu_first never starts the GPU.
+ *  - a run shorter than cpu_first never starts the GPU;
+ *  - once the inputs end, the CPU's start takes all the threads asked for.
  * Each case runs in a process of its own: the GPU's warm-up is once per
  * process.
  *
@@ -149,10 +150,10 @@ static int run_leave(void *opaque, AVFrame *dist, const AVFrame *ref, int64_t in
     return 0;
 }
 
-static int run_open(Run *r, enum FFVmafBackend backend, int cpu_first)
+static int run_open_threads(Run *r, enum FFVmafBackend backend, int cpu_first, int n_threads)
 {
     FFVmafSchedulerOptions opts = {
-        .backend = backend, .n_threads = 2, .n_subsample = 1,
+        .backend = backend, .n_threads = n_threads, .n_subsample = 1,
         .startup_buffer = 2048, .cpu_first = cpu_first,
     };
     FFVmafSchedulerCallbacks cb = { .opaque = r, .pictures = run_pictures, .leave = run_leave };
@@ -165,6 +166,11 @@ static int run_open(Run *r, enum FFVmafBackend backend, int cpu_first)
         (ret = ff_vmaf_scheduler_alloc(&r->s, r->e, &opts, &cb, NULL)) < 0)
         return ret;
     return ff_vmaf_scheduler_configure(r->s, &geo);
+}
+
+static int run_open(Run *r, enum FFVmafBackend backend, int cpu_first)
+{
+    return run_open_threads(r, backend, cpu_first, 2);
 }
 
 /* Frames [first, last), sleep_us after each. */
@@ -324,6 +330,33 @@ static void case_short(void)
     run_close(&cpu);
 }
 
+/* The inputs end while the stream is on the CPU first: the pairs left are
+ * scored on the 8 threads asked for, not the 4 of the CPU's start. */
+static void case_ended_threads(void)
+{
+    const int nb = 30;
+    Run cpu, r;
+    int ret, first;
+
+    setenv("VMAF_HIP_SIMULATE_START_MS", "20000", 1);
+    if ((ret = cpu_run(&cpu, nb)) < 0 ||
+        (ret = run_open_threads(&r, FF_VMAF_BACKEND_AUTO, 60000, 8)) < 0) {
+        check(0, "inputs ended: the runs could not be set up");
+        return;
+    }
+    first = ff_vmaf_engine_nb_threads(r.e);
+    if ((ret = run_send(&r, 0, nb, 0)) >= 0)
+        ret = run_finish(&r);
+    check(ret >= 0 && first == 4 && ff_vmaf_engine_nb_threads(r.e) == 8 &&
+          logged("The inputs have ended: the CPU scores on 8 threads, not 4.") &&
+          !ff_vmaf_engine_uses_gpu(r.e),
+          "inputs ended: the CPU's start on 4 threads, then the pairs left on the 8 asked for");
+    check(ret >= 0 && !r.wrong && r.next == nb && same_values(&r, &cpu, nb),
+          "inputs ended: every frame back in order, with the CPU run's values");
+    run_close(&r);
+    run_close(&cpu);
+}
+
 static void in_process(void (*fn)(void), const char *name)
 {
     int status;
@@ -360,6 +393,7 @@ int main(void)
     in_process(held_ended, "held pairs, the inputs ended while the GPU started");
     in_process(case_cpu_first, "CPU first");
     in_process(case_short, "short run");
+    in_process(case_ended_threads, "inputs ended on the CPU first");
     printf("%d passed, %d failed\n", counts->passed, counts->failed);
     return counts->failed ? 1 : 0;
 }

@@ -118,6 +118,13 @@ int  ff_vmaf_engine_start_gpu(FFVmafEngine *e);
  */
 int  ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e);
 /**
+ * While the GPU's start is deferred and its inputs have ended: the CPU's
+ * next frames take the threads configure was asked for rather than the few
+ * of the CPU's start, which were kept few not to slow the decoders. The GPU
+ * may still start after.
+ */
+int  ff_vmaf_engine_cpu_all_threads(FFVmafEngine *e);
+/**
  * About how long starting the GPU's runtime and context, and closing them
  * at exit, add to a process, in ms: what a stream must save to be worth
  * moving to the GPU.

@@ -478,6 +478,11 @@ int ff_vmaf_engine_finish_on_cpu(FFVmafEngine *e)
     return cpu_threads_as_asked(e);
 }
 
+int ff_vmaf_engine_cpu_all_threads(FFVmafEngine *e)
+{
+    return e->gpu_deferred ? cpu_threads_as_asked(e) : 0;
+}
+
 int ff_vmaf_engine_start_gpu(FFVmafEngine *e)
 {
     unsigned first = e->nb_pushed;

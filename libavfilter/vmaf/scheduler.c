@@ -56,6 +56,7 @@ struct FFVmafScheduler {
      * shorter run never loads the GPU's runtime. */
     int cpu_phase;                  ///< the engine's GPU start is still deferred
     int gpu_warming;                ///< ... and the GPU is starting
+    int all_threads;                ///< ... the inputs ended: on all the threads asked for
     AVFifo *waiting;                ///< HeldPair, in order
     size_t waiting_bytes;
 };
@@ -242,6 +243,25 @@ static int cpu_finishes_sooner(FFVmafScheduler *s, unsigned left, int64_t ran_us
     return *left_ms < cost + frame_us / 1000;
 }
 
+/* On the CPU first, once the inputs have ended: the threads of the CPU's
+ * start were few so as not to slow the decoders; with the inputs read, the
+ * pairs left (in flight and held) get all those asked for, while the GPU is
+ * decided on. */
+static int cpu_all_threads(FFVmafScheduler *s)
+{
+    int ret, n = ff_vmaf_engine_nb_threads(s->engine);
+
+    if (!s->cpu_phase || s->gpu_warming || s->all_threads)
+        return 0;
+    s->all_threads = 1;
+    if ((ret = ff_vmaf_engine_cpu_all_threads(s->engine)) < 0)
+        return ret;
+    if (ff_vmaf_engine_nb_threads(s->engine) != n)
+        av_log(s->log_ctx, AV_LOG_VERBOSE, "The inputs have ended: the CPU scores on %d "
+               "threads, not %d.\n", ff_vmaf_engine_nb_threads(s->engine), n);
+    return 0;
+}
+
 /* While the stream is on the CPU first: start the GPU once the stream has
  * run cpu_first ms, and move to it once it has started; or, when the
  * inputs end first and the CPU has little left to do, keep the stream on
@@ -250,7 +270,7 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
 {
     const int ended = flags & FF_VMAF_SCHEDULER_INPUTS_ENDED;
     int64_t ran_us, left_ms = 0;
-    int cpu = 0;
+    int cpu = 0, ret;
 
     /* An output that has ended (a trim after the filter) takes no more
      * frames: the pairs still coming are not worth a GPU. (framesync sets
@@ -258,12 +278,14 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
     if (!s->cpu_phase || ((flags & FF_VMAF_SCHEDULER_OUTPUT_ENDED) && !ended))
         return 0;
     ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
+    if (ended && (ret = cpu_all_threads(s)) < 0)
+        return ret;
     if (!s->gpu_warming && s->start_time && ended) {
         /* Pairs not yet scored: in flight and held. */
         unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
                ff_vmaf_engine_nb_features_done(s->engine) + av_fifo_can_read(s->waiting);
         if ((cpu = cpu_finishes_sooner(s, left, ran_us, &left_ms)) > 0) {
-            int ret, n;
+            int n;
             s->cpu_phase = 0;
             if ((ret = ff_vmaf_engine_finish_on_cpu(s->engine)) < 0)
                 return ret;
@@ -368,6 +390,8 @@ static int replay_held(FFVmafScheduler *s)
 int ff_vmaf_scheduler_release(FFVmafScheduler *s, int flags)
 {
     int ret = end_deferral(s);
+    if (ret >= 0 && (flags & FF_VMAF_SCHEDULER_INPUTS_ENDED))
+        ret = cpu_all_threads(s);
     while (ret >= 0 && av_fifo_can_read(s->waiting))
         if ((ret = advance_cpu_phase(s, flags)) >= 0)
             ret = replay_held(s);
