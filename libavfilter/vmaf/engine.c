@@ -389,7 +389,7 @@ int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
     FFVmafLogInfo info;
 
     if (fmt == FF_VMAF_LOG_CHUNK)
-        return ff_vmaf_engine_write_chunk(e, f, fps, pairing_mode, pairing);
+        return AVERROR_BUG;  /* ff_vmaf_engine_write_chunk()'s */
     /* libvmaf's formats number the frames of a run from its first. */
     if (e->chunk) {
         av_log(e->log_ctx, AV_LOG_ERROR, "A chunk of a run is logged in the chunk format "

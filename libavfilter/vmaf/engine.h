@@ -279,11 +279,16 @@ const char *ff_vmaf_engine_model_key(const FFVmafEngine *e, int i);
 int ff_vmaf_engine_pool(FFVmafEngine *e, const char *key,
                         enum FFVmafPoolMethod method, double *result);
 
-/** Write the log; fps is the measured scoring speed; pairing_mode and
- *  pairing (NULL: none) say how the frames were paired. */
+/** Write the log in one of libvmaf's formats (not FF_VMAF_LOG_CHUNK); fps
+ *  is the measured scoring speed; pairing_mode and pairing (NULL: none)
+ *  say how the frames were paired. */
 int ff_vmaf_engine_write_log(const FFVmafEngine *e, FILE *f,
                              enum FFVmafLogFormat fmt, double fps,
                              const char *pairing_mode, const FFVmafPairingStats *pairing);
+/** Write the chunk format (vmaf/chunk.h) of the frames pooled, the same
+ *  arguments (engine_chunk.c). */
+int ff_vmaf_engine_write_chunk(const FFVmafEngine *e, FILE *f, double fps,
+                               const char *pairing_mode, const FFVmafPairingStats *pairing);
 
 /** Threads actually used (after configure). */
 int ff_vmaf_engine_nb_threads(const FFVmafEngine *e);

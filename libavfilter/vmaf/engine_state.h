@@ -194,9 +194,6 @@ unsigned ff_vmaf_engine_frames_completed(const FFVmafEngine *e);
 
 /** The first frame scored (n_subsample, a chunk's first frame). */
 unsigned ff_vmaf_engine_first_scored(const FFVmafEngine *e);
-/** Write the chunk format (vmaf/chunk.h) of the frames pooled (engine_chunk.c). */
-int  ff_vmaf_engine_write_chunk(const FFVmafEngine *e, FILE *f, double fps,
-                                const char *pairing_mode, const FFVmafPairingStats *pairing);
 
 /** Whether a feature that runs on the CPU scores frame index. */
 int  ff_vmaf_engine_cpu_runs_on(const FFVmafEngine *e, unsigned index);

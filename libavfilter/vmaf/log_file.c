@@ -591,7 +591,9 @@ int ff_vmaf_log_file_write(FFVmafLogFile *lf, const FFVmafEngine *e,
         lf->failed = 1;
         return ret;
     }
-    ret = ff_vmaf_engine_write_log(e, lf->file, fmt, fps, pairing_mode, pairing);
+    ret = fmt == FF_VMAF_LOG_CHUNK ?
+          ff_vmaf_engine_write_chunk(e, lf->file, fps, pairing_mode, pairing) :
+          ff_vmaf_engine_write_log(e, lf->file, fmt, fps, pairing_mode, pairing);
     if (ret >= 0 && fflush(lf->file))
         ret = AVERROR(errno);
 #if HAVE_UNISTD_H
