@@ -1,6 +1,7 @@
 #!/bin/sh
 # The encoder-tuning tools (tools/vmaf-crf-sweep, vmaf-target, vmaf-plot) run for
-# real on a one-second 160x90 clip: every check compares what a tool wrote.
+# real on a one-second 160x90 clip: every check compares what a tool wrote;
+# and tools/bench-default.sh's smallest run scores with its filter.
 #
 # Usage: tests/workflows.sh <ffmpeg>   e.g. tests/workflows.sh build/ffmpeg
 #
@@ -184,5 +185,13 @@ check "plot: a file that is not a VMAF log fails clearly, writes no PNG" \
 plot nometric "$l23" --metric ssim -o "$T/bad.png"
 check "plot: a missing metric fails naming the log's metrics" \
     failed_with nometric "has no metric ssim; it has: .*psnr_y.*vmaf"
+
+# --- tools/bench-default.sh ---------------------------------------------------
+# Its smallest run here (no GPU: the gpu runs fail and are said so): the
+# default's and backend=cpu's runs score, and their logs are compared.
+SECTIONS=1 LENGTHS=1 FRAMES=3 BENCH_DIR=$T/bench "$tools/bench-default.sh" "$ff" \
+    > "$T/bench.out" 2>&1
+check "bench-default: the default and backend=cpu score, their logs the same" \
+    grep -q "^1 frames .*default against cpu: same" "$T/bench.out"
 
 [ "$failed" -eq 0 ]

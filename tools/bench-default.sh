@@ -103,7 +103,7 @@ if want 1; then
         for b in default gpu cpu; do
             o=$([ $b = default ] && echo "" || echo "backend=$b:")
             v=$(timed "$R" "$dir/l_$b.log" "$F" -v verbose $src -i "$dir/dis.yuv" $src -i "$dir/ref.yuv" \
-                -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/l_$b.json" $lim -f null -)
+                -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/l_$b.json" $lim -f null -)
             eval "t_$b=\$v; m_$b=\"\$(cat \$dir/ms)\""
         done
         printf '%-22s %7d %7d %7d %7d  %s; default against cpu: %s, against gpu: %s\n' "$label" \
@@ -126,7 +126,7 @@ if want 2; then
         for i in 1 2 3 4 5 6 7 8; do
             if [ "$1" != floor ]; then
                 "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" \
-                    -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/p_$1_$i.json" -f null - \
+                    -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/p_$1_$i.json" -f null - \
                     > "$dir/p_$i.log" 2>&1 &
             else
                 "$F" -v error $IN -i "$dir/dis.yuv" $IN -i "$dir/ref.yuv" -map 0 -map 1 \
@@ -166,7 +166,7 @@ if want 3; then
         for b in default gpu cpu; do
             o=$([ $b = default ] && echo "" || echo "backend=$b:")
             v=$(fps "$(timed 3 "$dir/d_$b.log" "$F" -v verbose -i "$dir/dis$e.$x" -i "$dir/ref$e.$x" \
-                -lavfi "vmaf_gpu=${o}log_fmt=json:log_path=$dir/d_$b.json" -f null -)")
+                -lavfi "vmaf_hip=${o}log_fmt=json:log_path=$dir/d_$b.json" -f null -)")
             eval "t_$b=\$v; m_$b=\"\$(cat \$dir/ms)\""
         done
         printf '%-22s %7d %7d %7d %7d  %s; %s; default against cpu: %s\n' "$label" "$d" \
