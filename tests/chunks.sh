@@ -52,11 +52,11 @@ ck_whole() {
     done
 }
 
-# ck_chunks NAME EXT OPTIONS LENGTH DIR: the run in chunks of LENGTH frames,
-# merged into DIR/merged.{xml,json,csv,sub}.
+# ck_chunks NAME EXT OPTIONS LENGTH DIR [RUNNER-OPTION]: the run in chunks of
+# (about) LENGTH frames, merged into DIR/merged.{xml,json,csv,sub}.
 ck_chunks() {
     rm -rf "$5"
-    python3 "$ck_runner" run "$ck/$1.dis.$2" "$ck/$1.ref.$2" --options "$3" --chunk-frames "$4" \
+    python3 "$ck_runner" run "$ck/$1.dis.$2" "$ck/$1.ref.$2" --options "$3" --chunk-frames "$4" ${6:-} \
         --ffmpeg "$ffmpeg" --ffprobe "$build/ffprobe" --vmaf-merge "$ck_merge" --jobs 2 \
         --workdir "$5" --log-fmt xml --log-path "$5/merged.xml" > "$5.log" 2>&1 || return 1
     for fmt in json csv sub; do
@@ -127,6 +127,21 @@ else
     # Key frames every 10 frames and 3 B-frames: most chunks start inside a GOP.
     ck_case h264 h264 mp4 "H.264 .mp4 with B-frames" "" 1 2 7
     ck_teeth h264 h264 mp4 "H.264 .mp4" "" 5
+    # Chunks of about 16 frames: the second starts 5 frames after the key
+    # frame at 10 (its first frame read, 11, is one after it, and the
+    # reference is read from the frame before), not at 16, from which both
+    # inputs would decode two more frames for nothing.
+    ck_starts() {
+        python3 "$ck_runner" plan "$@" --ffprobe "$build/ffprobe" "$ck/h264.dis.mp4" "$ck/h264.ref.mp4" |
+            python3 -c 'import json, sys; print(" ".join(str(c["start"]) for c in json.load(sys.stdin)))'
+    }
+    ck_snap=$(ck_starts --chunk-frames 16) ck_fixed=$(ck_starts --chunk-frames 16 --fixed-chunks)
+    if [ "$ck_snap" = "0 15" ] && [ "$ck_fixed" = "0 16" ]; then
+        pass "chunks: a chunk's start moves to just after a key frame (15, not 16); --fixed-chunks keeps 16"
+    else
+        fail "chunks: chunk starts near a key frame: '$ck_snap' (want 0 15), --fixed-chunks '$ck_fixed' (want 0 16)"
+    fi
+    ck_case snap h264 mp4 "H.264 .mp4, chunks of about 16 frames moved to a key frame" "" 16
     ck_case sub3 h264 mp4 "n_subsample=3, psnr's aggregates" \
         'n_subsample=3:feature=name=psnr\\:enable_apsnr=true' 2 7
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \

@@ -62,9 +62,9 @@ ck_merge_error() {
     fi
 }
 
-if ck_chunks h264 mp4 "" 8 "$ck/m8" && ck_chunks h264 mp4 "" 5 "$ck/m5" &&
-   ck_chunks h264 mp4 "feature=name=psnr" 8 "$ck/m8psnr" &&
-   ck_chunks h264 mp4 "n_subsample=2" 8 "$ck/m8sub"; then
+if ck_chunks h264 mp4 "" 8 "$ck/m8" --fixed-chunks && ck_chunks h264 mp4 "" 5 "$ck/m5" --fixed-chunks &&
+   ck_chunks h264 mp4 "feature=name=psnr" 8 "$ck/m8psnr" --fixed-chunks &&
+   ck_chunks h264 mp4 "n_subsample=2" 8 "$ck/m8sub" --fixed-chunks; then
     ck_merge_error "a gap" "no chunk holds frames 8 to 15" \
         "$ck/m8/chunk-000000.json" "$ck/m8/chunk-000016.json"
     ck_merge_error "an overlap" "both hold frames 5 to 7" \
