@@ -9,7 +9,8 @@
  *    has run cpu_first ms, holds the pairs while it starts and moves the
  *    features to it mid-stream, with the CPU run's values;
  *  - a run shorter than cpu_first never starts the GPU;
- *  - once the inputs end, the CPU's start takes all the threads asked for.
+ *  - once the inputs end with no pair held, the CPU's start takes all the
+ *    threads asked for.
  * Each case runs in a process of its own: the GPU's warm-up is once per
  * process.
  *
@@ -330,11 +331,12 @@ static void case_short(void)
     run_close(&cpu);
 }
 
-/* The inputs end while the stream is on the CPU first: the pairs left are
- * scored on the 8 threads asked for, not the 4 of the CPU's start. */
+/* The inputs end while the stream is on the CPU first, no pair held (fewer
+ * than the CPU's frame slots): the pairs left are scored on the 8 threads
+ * asked for, not the 4 of the CPU's start. */
 static void case_ended_threads(void)
 {
-    const int nb = 30;
+    const int nb = 3;
     Run cpu, r;
     int ret, first;
 
@@ -350,7 +352,7 @@ static void case_ended_threads(void)
     check(ret >= 0 && first == 4 && ff_vmaf_engine_nb_threads(r.e) == 8 &&
           logged("The inputs have ended: the CPU scores on 8 threads, not 4.") &&
           !ff_vmaf_engine_uses_gpu(r.e),
-          "inputs ended: the CPU's start on 4 threads, then the pairs left on the 8 asked for");
+          "inputs ended, no pair held: the CPU's start on 4 threads, then the pairs left on the 8 asked for");
     check(ret >= 0 && !r.wrong && r.next == nb && same_values(&r, &cpu, nb),
           "inputs ended: every frame back in order, with the CPU run's values");
     run_close(&r);

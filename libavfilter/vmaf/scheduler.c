@@ -243,10 +243,11 @@ static int cpu_finishes_sooner(FFVmafScheduler *s, unsigned left, int64_t ran_us
     return *left_ms < cost + frame_us / 1000;
 }
 
-/* On the CPU first, once the inputs have ended: the threads of the CPU's
- * start were few so as not to slow the decoders; with the inputs read, the
- * pairs left (in flight and held) get all those asked for, while the GPU is
- * decided on. */
+/* On the CPU first, once the inputs have ended and the CPU goes on scoring
+ * (no pair held, or no frame timed yet to decide on the GPU): the threads of
+ * the CPU's start were few so as not to slow the decoders; with the inputs
+ * read, the pairs left get all those asked for. Not when the GPU is to
+ * start: more frames in flight would delay the move (e4c550a). */
 static int cpu_all_threads(FFVmafScheduler *s)
 {
     int ret, n = ff_vmaf_engine_nb_threads(s->engine);
@@ -278,8 +279,6 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
     if (!s->cpu_phase || ((flags & FF_VMAF_SCHEDULER_OUTPUT_ENDED) && !ended))
         return 0;
     ran_us = s->start_time ? av_gettime_relative() - s->start_time : 0;
-    if (ended && (ret = cpu_all_threads(s)) < 0)
-        return ret;
     if (!s->gpu_warming && s->start_time && ended) {
         /* Pairs not yet scored: in flight and held. */
         unsigned left = ff_vmaf_engine_nb_pushed(s->engine) -
@@ -295,6 +294,9 @@ static int advance_cpu_phase(FFVmafScheduler *s, int flags)
                    "thread%s.\n", left, left_ms, n, plural(n));
             return 0;
         }
+        /* No frame timed yet: the pairs go on on the CPU until one is. */
+        if (cpu < 0 && (ret = cpu_all_threads(s)) < 0)
+            return ret;
     }
     if (!s->gpu_warming && s->start_time && !cpu &&
         (ran_us >= s->opts.cpu_first * INT64_C(1000) || ended)) {
@@ -390,7 +392,8 @@ static int replay_held(FFVmafScheduler *s)
 int ff_vmaf_scheduler_release(FFVmafScheduler *s, int flags)
 {
     int ret = end_deferral(s);
-    if (ret >= 0 && (flags & FF_VMAF_SCHEDULER_INPUTS_ENDED))
+    /* The inputs ended with no pair held: the CPU scores the rest. */
+    if (ret >= 0 && (flags & FF_VMAF_SCHEDULER_INPUTS_ENDED) && !av_fifo_can_read(s->waiting))
         ret = cpu_all_threads(s);
     while (ret >= 0 && av_fifo_can_read(s->waiting))
         if ((ret = advance_cpu_phase(s, flags)) >= 0)
