@@ -189,7 +189,7 @@ def _start_near(dist, ref, nominal, lead, reach):
         seek_dist, seek_ref, j = _seeks(dist, ref, first)
         return (_frames_before(dist, seek_dist, first) + _frames_before(ref, seek_ref, j),
                 abs(start - nominal))
-    return min((c for c in candidates if 0 < c < n), key=cost, default=nominal)
+    return min((c for c in candidates if c < n), key=cost, default=nominal)
 
 
 def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True):
@@ -205,12 +205,12 @@ def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True):
     n = len(dist.times)
     if chunk_frames < 1:
         raise ChunkError("chunks need at least one frame")
+    # Less than a chunk: the starts stay in order.
     reach = chunk_frames // 8 if snap else 0
     starts = [0]
     while starts[-1] + chunk_frames < n:
         nominal = starts[-1] + chunk_frames
-        start = _start_near(dist, ref, nominal, lead, reach) if reach else nominal
-        starts.append(start if start > starts[-1] else nominal)
+        starts.append(_start_near(dist, ref, nominal, lead, reach) if reach else nominal)
     chunks = []
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else None

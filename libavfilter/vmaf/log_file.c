@@ -366,6 +366,14 @@ int ff_vmaf_log_file_check_path(const char *path, void *log_ctx)
     return 0;
 }
 
+/* log_path cannot be written (err): say so, and return err. */
+static int cannot_open(FFVmafLogFile *lf, int err)
+{
+    av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
+           lf->path, av_err2str(err));
+    return err;
+}
+
 /* Whether path names an open file by its descriptor, not by a path. */
 static int names_descriptor(const char *path)
 {
@@ -393,23 +401,16 @@ static int create_log(FFVmafLogFile *lf)
         if (!(lf->final = av_strdup(lf->path)))
             return AVERROR(ENOMEM);
 #if HAVE_UNISTD_H
-        if (access(lf->path, W_OK)) {
-            ret = AVERROR(errno);
-            av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-                   lf->path, av_err2str(ret));
-            return ret;
-        }
+        if (access(lf->path, W_OK))
+            return cannot_open(lf, AVERROR(errno));
 #endif
         lf->direct = 1;
         return 0;
     }
     /* The target of a symlink gets the log, as it did when the path was
      * opened for writing; the links stay. */
-    if ((ret = follow_log_links(lf->path, &lf->final)) < 0) {
-        av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-               lf->path, av_err2str(ret));
-        return ret;
-    }
+    if ((ret = follow_log_links(lf->path, &lf->final)) < 0)
+        return cannot_open(lf, ret);
 #if HAVE_LSTAT && HAVE_UNISTD_H
     /* An existing target by its canonical name, as the messages give it. */
     if (lf->final) {
@@ -585,11 +586,8 @@ int ff_vmaf_log_file_write(FFVmafLogFile *lf, const FFVmafEngine *e,
     }
     lf->done = 1;
     if (lf->direct && !(lf->file = avpriv_fopen_utf8(lf->final, "w"))) {
-        ret = AVERROR(errno);
-        av_log(lf->log_ctx, AV_LOG_ERROR, "Cannot open log_path '%s' for writing: %s.\n",
-               lf->path, av_err2str(ret));
         lf->failed = 1;
-        return ret;
+        return cannot_open(lf, AVERROR(errno));
     }
     ret = fmt == FF_VMAF_LOG_CHUNK ?
           ff_vmaf_engine_write_chunk(e, lf->file, fps, pairing_mode, pairing) :

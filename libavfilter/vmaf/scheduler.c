@@ -56,7 +56,6 @@ struct FFVmafScheduler {
      * shorter run never loads the GPU's runtime. */
     int cpu_phase;                  ///< the engine's GPU start is still deferred
     int gpu_warming;                ///< ... and the GPU is starting
-    int all_threads;                ///< ... the inputs ended: on all the threads asked for
     AVFifo *waiting;                ///< HeldPair, in order
     size_t waiting_bytes;
 };
@@ -252,9 +251,9 @@ static int cpu_all_threads(FFVmafScheduler *s)
 {
     int ret, n = ff_vmaf_engine_nb_threads(s->engine);
 
-    if (!s->cpu_phase || s->gpu_warming || s->all_threads)
+    /* Once grown, the engine has as many as asked for: a call again is none. */
+    if (!s->cpu_phase || s->gpu_warming)
         return 0;
-    s->all_threads = 1;
     if ((ret = ff_vmaf_engine_cpu_all_threads(s->engine)) < 0)
         return ret;
     if (ff_vmaf_engine_nb_threads(s->engine) != n)
