@@ -7,7 +7,8 @@
 # and a worker killed in the middle of a run, whose task is rerun on the
 # other worker with the same result; one long pair scored in chunks on the
 # cluster and merged into the whole run's log, byte for byte but its fps;
-# the same beside a newer pynvml. Skipped without Debian's python3-distributed.
+# the same beside a newer pynvml; which workers decode with NVDEC.
+# Skipped without Debian's python3-distributed.
 
 cluster=$build/cluster
 rm -rf "$cluster"
@@ -228,5 +229,35 @@ EOF_PY
         pass "cluster: a newer pynvml beside Debian's distributed: the workers start, the merged log is the whole run's"
     else
         fail "cluster: a newer pynvml beside Debian's distributed: $(tail -2 "$cluster/nvml.log" | tr '\n' ' ')"
+    fi
+
+    # The workers of a machine with two GPUs, two workers on each, one more
+    # that decodes on the CPU (--sw-per-gpu 1), and a CPU worker: what each
+    # has in its environment, and the input options a task of each gives
+    # ffmpeg with --nvdec. No cluster is started: this machine has no GPU.
+    if PYTHONPATH="$top/tools" "$py" - > "$cluster/specs.log" 2>&1 <<'EOF_PY'
+import os
+import vmaf_cluster as vc
+specs = vc.worker_specs(["0", "1"], per_gpu=2, sw_per_gpu=1, cpu_workers=1, env={"X": "1"})
+assert sorted(specs) == ["cpu-0", "gpu0-0", "gpu0-1", "gpu0-sw0", "gpu1-0", "gpu1-1",
+                         "gpu1-sw0"], sorted(specs)
+nvdec = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-hwaccel_device"]
+for name, env in sorted(specs.items()):
+    assert env["X"] == "1", (name, env)
+    for k in (vc.DEVICE_ENV, vc.DECODE_ENV):
+        os.environ.pop(k, None)
+    os.environ.update({k: v for k, v in env.items() if k != "X"})
+    got = vc.input_options(True)
+    want = [] if name.startswith("cpu") or "-sw" in name else nvdec + [name[3]]
+    assert got == want, (name, got, want)
+    assert vc.input_options(False) == [], name
+    assert vc.backend_option() == ("backend=cpu" if name.startswith("cpu") else
+                                   "device=" + name[3]), (name, vc.backend_option())
+print("ok")
+EOF_PY
+    then
+        pass "cluster: workers per GPU with NVDEC, workers that decode on the CPU beside them, CPU workers"
+    else
+        fail "cluster: the workers' decoding: $(tail -3 "$cluster/specs.log" | tr '\n' ' ')"
     fi
 fi

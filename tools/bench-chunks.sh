@@ -16,6 +16,8 @@
 # PYTHON=<python3 with dask.distributed> (default: python3 on the PATH).
 # BENCH_CHUNK=<frames>: the chunk length (default: the pair split evenly
 # among the most workers asked for, 1,500 frames for the defaults).
+# BENCH_SW=<n>: with NVDEC on Dask, n more workers that decode on the CPU
+# and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0).
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
 # (and said so), so that a run fits a time limit.
 # Results: one line per run on stdout, as a table.
@@ -110,9 +112,11 @@ for dec in $decoders; do
         o=$work/chunks-$dec-$k
         rm -rf "$o"
         t=$(now)
+        where=
         # shellcheck disable=SC2086
         if [ -n "$dask" ]; then
             if [ -n "$on_gpu" ]; then where="--per-gpu $k --cpu-workers 0"; else where="--cpu-workers $k"; fi
+            [ -n "$nvflag" ] && [ "${BENCH_SW:-0}" != 0 ] && where="$where --sw-per-gpu $BENCH_SW"
             "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $chunk $where \
                 $nvflag --ffmpeg "$ff" -o "$o" -q > "$o.log" 2>&1
         else
@@ -127,7 +131,9 @@ for dec in $decoders; do
             continue
         fi
         if grep -v '"fps"' "$o/logs/pair.json" | cmp -s - "$whole.cmp"; then same="cmp: the whole run's"; else same="cmp: DIFFERS"; fi
-        printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$k workers" "$w" \
+        label="$k workers"
+        case $where in *--sw-per-gpu*) label="$k+${BENCH_SW}sw" ;; esac
+        printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$label" "$w" \
             "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" \
             "$(awk -v a="${whole_s[$dec]}" -v w="$w" 'BEGIN { print a / w }')" "$same"
     done

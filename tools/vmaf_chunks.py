@@ -149,6 +149,14 @@ def probe_frames(ffprobe, path, decode=False):
     return Frames(times, keys, exact_seek)
 
 
+def probe_pair(ffprobe, dist, ref, decode=False):
+    """probe_frames() of both inputs, side by side: each is one read of a
+    whole file, and the plan waits for both."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [pool.submit(probe_frames, ffprobe, p, decode) for p in (dist, ref)]
+        return tuple(j.result() for j in jobs)
+
+
 def _seeks(dist, ref, first):
     """The inputs' seek times for a chunk whose first frame read is distorted frame
     first (None: from the start), and the reference frame index it needs first."""
@@ -297,8 +305,7 @@ def add_plan_args(p):
 
 def make_plan(args):
     ffprobe = find_tool(args.ffprobe, "ffprobe")
-    dist = probe_frames(ffprobe, args.distorted, args.decode)
-    ref = probe_frames(ffprobe, args.reference, args.decode)
+    dist, ref = probe_pair(ffprobe, args.distorted, args.reference, args.decode)
     return (plan(dist, ref, args.chunk_frames, args.lead, not args.fixed_chunks),
             len(dist.times))
 

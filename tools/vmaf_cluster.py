@@ -21,6 +21,8 @@ import vmaf_tune as vt
 # The environment variable that pins a worker to one GPU (the filter's
 # device= option); a worker without it scores on the CPU.
 DEVICE_ENV = vt.DEVICE_ENV
+# Set to 'cpu' for a GPU worker that decodes in software even with --nvdec.
+DECODE_ENV = "VMAF_CLUSTER_DECODE"
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 
 # Dask's GPU monitoring is of no use here, and Debian 12's distributed
@@ -76,26 +78,38 @@ def gpus():
     return [str(i) for i, line in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
 
 
-def start_cluster(gpu_list=None, per_gpu=1, cpu_workers=None):
-    """A SpecCluster of this machine's Nanny workers, one thread each:
-    per_gpu per GPU (gpu_list: indices joined by ',', 'none', or None for
-    all) with the GPU's index in their environment, and cpu_workers more
-    (default: 2 without a GPU, else 0); and a line saying which."""
+def worker_specs(devices, per_gpu=1, sw_per_gpu=0, cpu_workers=0, env=None):
+    """The workers of a cluster of this machine, by name: their environment
+    (env and what pins them) and one thread each. For each GPU of devices,
+    per_gpu workers that decode as --nvdec says, and sw_per_gpu more that
+    always decode on the CPU (beside NVDEC, the cores are decoders too);
+    then cpu_workers that score on the CPU."""
+    env = env or {}
+    specs = {}
+    for d in devices:
+        for k in range(per_gpu):
+            specs["gpu%s-%d" % (d, k)] = dict(env, **{DEVICE_ENV: d})
+        for k in range(sw_per_gpu):
+            specs["gpu%s-sw%d" % (d, k)] = dict(env, **{DEVICE_ENV: d, DECODE_ENV: "cpu"})
+    for k in range(cpu_workers):
+        specs["cpu-%d" % k] = dict(env)
+    return specs
+
+
+def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None):
+    """A SpecCluster of this machine's Nanny workers (worker_specs(); gpu_list:
+    GPU indices joined by ',', 'none', or None for all; cpu_workers default:
+    2 without a GPU, else 0), and a line saying which."""
     from distributed import Nanny, Scheduler, SpecCluster
     devices = [] if gpu_list == "none" else (gpu_list.split(",") if gpu_list else gpus())
     cpu = cpu_workers if cpu_workers is not None else (0 if devices else 2)
     env = {"PYTHONPATH": TOOLS + os.pathsep + os.environ.get("PYTHONPATH", ""),
            "DASK_LOGGING__DISTRIBUTED": "error"}
-    workers = {}
-    for d in devices:
-        for k in range(per_gpu):
-            workers["gpu%s-%d" % (d, k)] = {"cls": Nanny, "options": {
-                "nthreads": 1, "dashboard": False, "env": dict(env, **{DEVICE_ENV: d})}}
-    for k in range(cpu):
-        workers["cpu-%d" % k] = {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False,
-                                                           "env": env}}
-    if not workers:
+    specs = worker_specs(devices, per_gpu, sw_per_gpu, cpu, env)
+    if not specs:
         raise vt.ToolError("no workers: no GPU found and --cpu-workers 0")
+    workers = {name: {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False, "env": e}}
+               for name, e in specs.items()}
     os.environ.update(env)
     cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {
         "dashboard_address": None}}, silence_logs=40)
@@ -261,9 +275,10 @@ def worker_device():
 
 
 def input_options(nvdec):
-    """ffmpeg's options before each input: NVDEC on this worker's GPU."""
+    """ffmpeg's options before each input: NVDEC on this worker's GPU, unless
+    the worker is one that decodes on the CPU."""
     device = worker_device()
-    if not nvdec or device is None:
+    if not nvdec or device is None or os.environ.get(DECODE_ENV) == "cpu":
         return []
     return ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-hwaccel_device", device]
 
@@ -293,8 +308,11 @@ def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
                               input_options=input_options(nvdec))
     n = (spec["end"] if spec["end"] is not None else spec.get("frames", 0)) - spec["start"]
     _publish(progress_pub(), n)
+    device = "cpu"
+    if worker_device() is not None:
+        device = "gpu %s%s" % (worker_device(), ", NVDEC" if input_options(nvdec) else "")
     return dict(output=output, host=socket.gethostname(), wall_s=time.time() - start,
-                device="gpu %s" % worker_device() if worker_device() is not None else "cpu")
+                device=device)
 
 
 def _publish(pub, n):
