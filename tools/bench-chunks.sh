@@ -18,6 +18,8 @@
 # among the most workers asked for, 1,500 frames for the defaults).
 # BENCH_SW=<n>: with NVDEC on Dask, n more workers that decode on the CPU
 # and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0).
+# BENCH_KEEP_WHOLE=1: reuse the whole runs' logs and times kept in
+# <work-dir> by an earlier run of the same binaries, not run them again.
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
 # (and said so), so that a run fits a time limit.
 # Results: one line per run on stdout, as a table.
@@ -92,12 +94,18 @@ for dec in $decoders; do
     # The whole run: one process, the filter's defaults.
     whole=$work/whole-$dec.json
     if late; then echo "$dec whole: skipped (deadline)"; continue; fi
-    t=$(now)
-    # shellcheck disable=SC2086
-    "$ff" -hide_banner -nostdin -v error $inopt -i "$dis" $inopt -i "$ref" \
-        -lavfi "vmaf_hip=log_fmt=json:log_path=$whole" -f null - 2> "$work/whole-$dec.err"
-    rc=$?
-    w=$(secs "$t" "$(now)")
+    if [ -n "${BENCH_KEEP_WHOLE:-}" ] && [ -s "$whole" ] && [ -s "$whole.wall" ]; then
+        w=$(cat "$whole.wall"); rc=0
+        echo "# $dec whole: the run kept in $work (BENCH_KEEP_WHOLE)"
+    else
+        t=$(now)
+        # shellcheck disable=SC2086
+        "$ff" -hide_banner -nostdin -v error $inopt -i "$dis" $inopt -i "$ref" \
+            -lavfi "vmaf_hip=log_fmt=json:log_path=$whole" -f null - 2> "$work/whole-$dec.err"
+        rc=$?
+        w=$(secs "$t" "$(now)")
+        [ $rc = 0 ] && echo "$w" > "$whole.wall"
+    fi
     whole_s[$dec]=$w
     grep -v '"fps"' "$whole" > "$whole.cmp" 2>/dev/null
     if [ $rc = 0 ]; then
