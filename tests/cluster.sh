@@ -233,26 +233,39 @@ EOF_PY
 
     # The workers of a machine with two GPUs, two workers on each, one more
     # that decodes on the CPU (--sw-per-gpu 1), and a CPU worker: what each
-    # has in its environment, and the input options a task of each gives
-    # ffmpeg with --nvdec. No cluster is started: this machine has no GPU.
+    # has in its environment, and the options a task of each gives ffmpeg
+    # with --nvdec. No cluster is started: this machine has no GPU.
     if PYTHONPATH="$top/tools" "$py" - > "$cluster/specs.log" 2>&1 <<'EOF_PY'
 import os
+import vmaf_chunks
 import vmaf_cluster as vc
 specs = vc.worker_specs(["0", "1"], per_gpu=2, sw_per_gpu=1, cpu_workers=1, env={"X": "1"})
 assert sorted(specs) == ["cpu-0", "gpu0-0", "gpu0-1", "gpu0-sw0", "gpu1-0", "gpu1-1",
                          "gpu1-sw0"], sorted(specs)
-nvdec = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-hwaccel_device"]
 for name, env in sorted(specs.items()):
     assert env["X"] == "1", (name, env)
     for k in (vc.DEVICE_ENV, vc.DECODE_ENV):
         os.environ.pop(k, None)
     os.environ.update({k: v for k, v in env.items() if k != "X"})
-    got = vc.input_options(True)
-    want = [] if name.startswith("cpu") or "-sw" in name else nvdec + [name[3]]
+    gpu = None if name.startswith("cpu") else name[3]
+    # NVDEC on the worker's GPU: one CUDA device made before the inputs,
+    # named, and both inputs decoded on it (not a device per input).
+    want = ([], []) if gpu is None or "-sw" in name else (
+        ["-init_hw_device", "cuda=vmaf:" + gpu],
+        ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"])
+    got = vc.hw_options(True)
     assert got == want, (name, got, want)
-    assert vc.input_options(False) == [], name
-    assert vc.backend_option() == ("backend=cpu" if name.startswith("cpu") else
-                                   "device=" + name[3]), (name, vc.backend_option())
+    assert vc.hw_options(False) == ([], []), name
+    assert vc.backend_option() == ("backend=cpu" if gpu is None else "device=" + gpu), \
+        (name, vc.backend_option())
+    # A chunk's command: the device once, before the inputs.
+    cmd = vmaf_chunks.chunk_command("ffmpeg", "d.mp4", "r.mp4", dict(
+        start=10, first=8, first_time=0.3, end=20, seek_dist=0.2, seek_ref=None),
+        "", "c.json", got[1], got[0])
+    assert cmd.count("-init_hw_device") == len(got[0]) // 2, cmd
+    assert cmd.count("-hwaccel_device") == 2 * (len(got[1]) > 0), cmd
+    if got[0]:
+        assert cmd.index("-init_hw_device") < cmd.index("-i"), cmd
 print("ok")
 EOF_PY
     then

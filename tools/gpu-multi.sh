@@ -71,8 +71,10 @@ NVDEC="-hwaccel cuda -hwaccel_output_format cuda"
 
 echo
 echo "== 1. the long pair, $FRAMES frames of 1080p H.264, as a whole on GPU 0 (NVDEC)"
-timed whole "$F" -hide_banner -nostats $NVDEC -hwaccel_device 0 -i "$dir/dis.mp4" \
-    $NVDEC -hwaccel_device 0 -i "$dir/ref.mp4" \
+# One CUDA device for both inputs: -hwaccel_device 0 before each would make
+# one per input, two contexts taking turns on the GPU.
+timed whole "$F" -hide_banner -nostats -init_hw_device cuda=g:0 \
+    $NVDEC -hwaccel_device g -i "$dir/dis.mp4" $NVDEC -hwaccel_device g -i "$dir/ref.mp4" \
     -lavfi "vmaf_hip=device=0:log_fmt=json:log_path=$dir/whole.json" -f null -
 w1=$wall
 printf '%-44s %8s s %8.1f fps  %s\n' "whole, one GPU" "$w1" "$(awk -v w="$w1" -v n="$FRAMES" 'BEGIN { print n / w }')" "$busy"

@@ -237,10 +237,12 @@ def check_options(options):
             raise ChunkError("--options sets %s, which the runner sets for each chunk" % name)
 
 
-def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=()):
+def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=(),
+                  global_options=()):
     """The ffmpeg command of one chunk; output is a file name in the working directory
     (the filtergraph would need other characters escaped); input_options go before
-    each input (a hardware decoder, say)."""
+    each input (a hardware decoder, say), global_options before the inputs (the
+    device that decoder uses)."""
     graph = "vmaf_hip=" + (options + ":" if options else "")
     graph += "chunk_start=%d:chunk_first=%d:chunk_first_time=%s" % (
         spec["start"], spec["first"], spec["first_time"])
@@ -248,7 +250,8 @@ def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=()):
         graph += ":chunk_end=%d" % spec["end"]
     graph += ":log_fmt=chunk:log_path=" + output
     # The times a single run sees: each file's own, from its start.
-    cmd = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-copyts", "-start_at_zero"]
+    cmd = [ffmpeg, "-hide_banner", "-nostdin", "-nostats"] + list(global_options)
+    cmd += ["-copyts", "-start_at_zero"]
     if spec["seek_dist"] is not None:
         cmd += ["-ss", "%.6f" % spec["seek_dist"]]
     cmd += list(input_options) + ["-i", os.path.abspath(dist)]
@@ -259,13 +262,13 @@ def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=()):
     return cmd
 
 
-def run_chunk(ffmpeg, dist, ref, spec, options, output, input_options=()):
+def run_chunk(ffmpeg, dist, ref, spec, options, output, input_options=(), global_options=()):
     """Score one chunk into the chunk file output (its directory must exist)."""
     check_options(options)
     out_dir, name = os.path.split(os.path.abspath(output))
     if os.path.exists(output):
         os.remove(output)  # a file of an earlier run must not pass for this one's
-    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name, input_options)
+    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name, input_options, global_options)
     last = "the end" if spec["end"] is None else str(spec["end"] - 1)
     run_tool(cmd, "chunk %d to %s" % (spec["start"], last), cwd=out_dir)
     if not os.path.exists(output):

@@ -274,13 +274,18 @@ def worker_device():
     return os.environ.get(DEVICE_ENV)
 
 
-def input_options(nvdec):
-    """ffmpeg's options before each input: NVDEC on this worker's GPU, unless
-    the worker is one that decodes on the CPU."""
+def hw_options(nvdec):
+    """ffmpeg's options for NVDEC on this worker's GPU: those before the
+    inputs and those before each input; none where the worker scores on the
+    CPU or decodes there. The CUDA device is made once, by name, for both
+    inputs: -hwaccel_device N before each input would make one per input (ffmpeg
+    looks N up among its devices' names, cuda0, cuda1..., before it makes
+    one), so two CUDA contexts in each process, taking turns on the GPU."""
     device = worker_device()
     if not nvdec or device is None or os.environ.get(DECODE_ENV) == "cpu":
-        return []
-    return ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-hwaccel_device", device]
+        return [], []
+    return (["-init_hw_device", "cuda=vmaf:%s" % device],
+            ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"])
 
 
 def backend_option():
@@ -304,13 +309,14 @@ def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
     start = time.time()
     if not os.path.exists(output):
         opts = ":".join(o for o in (options, backend_option()) if o)
+        before, each = hw_options(nvdec)
         vmaf_chunks.run_chunk(ffmpeg, dist, ref, spec, opts, output,
-                              input_options=input_options(nvdec))
+                              input_options=each, global_options=before)
     n = (spec["end"] if spec["end"] is not None else spec.get("frames", 0)) - spec["start"]
     _publish(progress_pub(), n)
     device = "cpu"
     if worker_device() is not None:
-        device = "gpu %s%s" % (worker_device(), ", NVDEC" if input_options(nvdec) else "")
+        device = "gpu %s%s" % (worker_device(), ", NVDEC" if hw_options(nvdec)[0] else "")
     return dict(output=output, host=socket.gethostname(), wall_s=time.time() - start,
                 device=device)
 
@@ -343,9 +349,9 @@ def score_pair(row, ffmpeg, out_dir, nvdec=False):
     # The model option's own ':' are escaped twice: for the graph, then the filter.
     opts = [o for o in ("model=" + row["model"].replace(":", "\\\\:"), row["options"], backend,
                         "log_fmt=json", "log_path=" + partial) if o]
-    inputs = input_options(nvdec)
+    before, inputs = hw_options(nvdec)
     cmd = [ffmpeg, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-progress", "pipe:1"] + \
-        inputs + ["-i", row["distorted"]] + inputs + ["-i", row["reference"],
+        before + inputs + ["-i", row["distorted"]] + inputs + ["-i", row["reference"],
            "-lavfi", "vmaf_hip=" + ":".join(opts), "-f", "null", "-"]
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
