@@ -142,6 +142,25 @@ else
         fail "chunks: chunk starts near a key frame: '$ck_snap' (want 0 15), --fixed-chunks '$ck_fixed' (want 0 16)"
     fi
     ck_case snap h264 mp4 "H.264 .mp4, chunks of about 16 frames moved to a key frame" "" 16
+    # Moved starts do not add up: a title of n frames is ceil(n / length)
+    # chunks, whatever the GOP (a key frame every 250 frames, 10 frames
+    # before each multiple of 750, once gave 6,000 frames in 9 chunks).
+    if ck_count=$(PYTHONPATH="$top/tools" python3 - 2>&1 <<'EOF_PY'
+import vmaf_chunks as vc
+for n, gop, first_key in ((6000, 250, 240), (12000, 250, 0), (6000, 48, 0), (1000, 37, 5)):
+    keys = [i == 0 or i % gop == first_key % gop for i in range(n)]
+    f = vc.Frames([i / 24 for i in range(n)], keys, True)
+    for length in (1500, 750, 333, 100, 16, 7, 1):
+        starts = [c["start"] for c in vc.plan(f, f, length)]
+        if len(starts) != -(-n // length) or starts != sorted(set(starts)):
+            print("%d frames, GOP %d, chunks of %d: %d chunks, starts ...%s" %
+                  (n, gop, length, len(starts), starts[-3:]))
+EOF_PY
+    ) && [ -z "$ck_count" ]; then
+        pass "chunks: a title of n frames in chunks of about k is ceil(n / k) chunks, starts moved or not"
+    else
+        fail "chunks: the number of chunks: $ck_count"
+    fi
     ck_case sub3 h264 mp4 "n_subsample=3, psnr's aggregates" \
         'n_subsample=3:feature=name=psnr\\:enable_apsnr=true' 2 7
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \

@@ -213,12 +213,13 @@ def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True):
     n = len(dist.times)
     if chunk_frames < 1:
         raise ChunkError("chunks need at least one frame")
-    # Less than a chunk: the starts stay in order.
+    # Each start moves from a multiple of chunk_frames, not from the last start
+    # plus chunk_frames: moves that added up would make a last chunk of a few
+    # frames, one more than the length asks for (a round of its own for one
+    # worker). Less than half a chunk: the starts stay in order.
     reach = chunk_frames // 8 if snap else 0
-    starts = [0]
-    while starts[-1] + chunk_frames < n:
-        nominal = starts[-1] + chunk_frames
-        starts.append(_start_near(dist, ref, nominal, lead, reach) if reach else nominal)
+    starts = [0] + [_start_near(dist, ref, nominal, lead, reach) if reach else nominal
+                    for nominal in range(chunk_frames, n, chunk_frames)]
     chunks = []
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else None
