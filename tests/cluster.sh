@@ -234,8 +234,10 @@ EOF_PY
     # The workers of a machine with two GPUs, two workers on each, one more
     # that decodes on the CPU (--sw-per-gpu 1), and a CPU worker: what each
     # has in its environment, and the options a task of each gives ffmpeg
-    # with --nvdec. No cluster is started: this machine has no GPU.
-    if PYTHONPATH="$top/tools" "$py" - > "$cluster/specs.log" 2>&1 <<'EOF_PY'
+    # with --nvdec; then such a cluster started (its workers need no GPU to
+    # start), each worker with its own environment. A file, not stdin: the
+    # workers' processes load the main module from its path.
+    cat > "$cluster/specs.py" <<'EOF_PY'
 import os
 import vmaf_chunks
 import vmaf_cluster as vc
@@ -266,9 +268,29 @@ for name, env in sorted(specs.items()):
     assert cmd.count("-hwaccel_device") == 2 * (len(got[1]) > 0), cmd
     if got[0]:
         assert cmd.index("-init_hw_device") < cmd.index("-i"), cmd
-print("ok")
+# A GPU worker's variables left in this process's environment: the cluster's
+# CPU workers inherit them, and must not be pinned by them.
+os.environ.update({vc.DEVICE_ENV: "1", vc.DECODE_ENV: "cpu"})
+
+
+def seen():
+    from distributed import get_worker
+    return get_worker().name, os.environ.get(vc.DEVICE_ENV), os.environ.get(vc.DECODE_ENV)
+
+
+# Started for real (the workers need no GPU to start): each sees its own.
+if __name__ == "__main__":
+    from distributed import Client
+    cluster, _ = vc.start_cluster(gpu_list="0,1", per_gpu=1, sw_per_gpu=1, cpu_workers=1)
+    with Client(cluster) as client:
+        got = sorted(client.submit(seen, workers=[a], pure=False).result()
+                     for a in client.scheduler_info()["workers"])
+    cluster.close()
+    assert got == [("cpu-0", "", ""), ("gpu0-0", "0", ""), ("gpu0-sw0", "0", "cpu"),
+                   ("gpu1-0", "1", ""), ("gpu1-sw0", "1", "cpu")], got
+    print("ok")
 EOF_PY
-    then
+    if PYTHONPATH="$top/tools" "$py" "$cluster/specs.py" > "$cluster/specs.log" 2>&1; then
         pass "cluster: workers per GPU with NVDEC, workers that decode on the CPU beside them, CPU workers"
     else
         fail "cluster: the workers' decoding: $(tail -3 "$cluster/specs.log" | tr '\n' ' ')"

@@ -25,12 +25,17 @@ DEVICE_ENV = vt.DEVICE_ENV
 DECODE_ENV = "VMAF_CLUSTER_DECODE"
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 
-# Dask's GPU monitoring is of no use here, and Debian 12's distributed
-# (2022.12) fails to start its workers where a newer pynvml is installed
-# (nvidia-ml-py returns names as str; it calls .decode() on them). Set
-# before distributed is imported, for this process and the workers it
-# starts; a value in the environment is kept.
+# Set before distributed is imported, for this process and the workers it
+# starts; a value in the environment is kept. Dask's GPU monitoring is of
+# no use here, and Debian 12's distributed (2022.12) fails to start its
+# workers where a newer pynvml is installed (nvidia-ml-py returns names as
+# str; it calls .decode() on them).
 os.environ.setdefault("DASK_DISTRIBUTED__DIAGNOSTICS__NVML", "False")
+# The workers of a cluster started here are forked from a server process
+# that has imported distributed once, not each spawned as a new python
+# that imports it: 8 workers on 2 cores started in 0.9 s rather than 2.6,
+# and closed in 0.05 s rather than 1.0 (a chunked title waits for both).
+os.environ.setdefault("DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD", "forkserver")
 PROGRESS_TOPIC = "vmaf-cluster-frames"
 MANIFEST_KEYS = ("distorted", "reference", "model", "options", "name")
 
@@ -84,15 +89,17 @@ def worker_specs(devices, per_gpu=1, sw_per_gpu=0, cpu_workers=0, env=None):
     per_gpu workers that decode as --nvdec says, and sw_per_gpu more that
     always decode on the CPU (beside NVDEC, the cores are decoders too);
     then cpu_workers that score on the CPU."""
+    # Both variables are set for every worker, empty where they do not
+    # apply: a worker's environment only adds to the one it inherits.
     env = env or {}
     specs = {}
     for d in devices:
         for k in range(per_gpu):
-            specs["gpu%s-%d" % (d, k)] = dict(env, **{DEVICE_ENV: d})
+            specs["gpu%s-%d" % (d, k)] = dict(env, **{DEVICE_ENV: d, DECODE_ENV: ""})
         for k in range(sw_per_gpu):
             specs["gpu%s-sw%d" % (d, k)] = dict(env, **{DEVICE_ENV: d, DECODE_ENV: "cpu"})
     for k in range(cpu_workers):
-        specs["cpu-%d" % k] = dict(env)
+        specs["cpu-%d" % k] = dict(env, **{DEVICE_ENV: "", DECODE_ENV: ""})
     return specs
 
 
@@ -271,7 +278,7 @@ def check_options(options, known):
 
 def worker_device():
     """The GPU this worker is pinned to (its index as a string), or None."""
-    return os.environ.get(DEVICE_ENV)
+    return vt.pinned_device()
 
 
 def hw_options(nvdec):

@@ -55,6 +55,12 @@ ENCODERS = {
 DEVICE_ENV = "VMAF_CLUSTER_DEVICE"
 
 
+def pinned_device():
+    """The GPU DEVICE_ENV names (an index, as a string), or None where it is
+    unset or empty (a CPU worker)."""
+    return os.environ.get(DEVICE_ENV) or None
+
+
 def add_common_args(p):
     p.add_argument("source", help="the source video: any file ffmpeg reads (.y4m, .mkv, .mp4, ...)")
     p.add_argument("--encoder", default="libx264", metavar="NAME",
@@ -130,7 +136,7 @@ class CrfScorer:
         # Pair frames by index, not timestamp: the encode's container may round the
         # timestamps (Matroska keeps milliseconds), which would pair the wrong frames.
         # A cluster's worker pinned to a GPU scores on that one.
-        device = os.environ.get(DEVICE_ENV)
+        device = pinned_device()
         graph = ("[0:v]settb=1,setpts=N[dis];[1:v]settb=1,setpts=N[ref];[dis][ref]vmaf_hip="
                  + ("device=%s:" % device if device is not None else "")
                  + "feature=name=psnr:log_fmt=json:log_path=" + log)
