@@ -203,6 +203,18 @@ EOF_PY
         fail "cluster: one pair in chunks: $(tail -2 "$cluster"/chunked-*.log | tr '\n' ' ')"
     fi
 
+    # A pair of which a file is missing: the error names it, exit 1, and
+    # no cluster is started for it (the plan would fail once it was up).
+    vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/nopair" --pair \
+        "$cluster/cdis.mp4" "$cluster/nosuch.mp4" --chunk-frames 7 > "$cluster/nopair.log" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -q "no such file: .*nosuch.mp4" "$cluster/nopair.log" &&
+       ! grep -q "worker(s)" "$cluster/nopair.log"; then
+        pass "cluster: --pair with a missing file: named, exit 1, before any worker starts"
+    else
+        fail "cluster: --pair with a missing file (exit $rc): $(tail -2 "$cluster/nopair.log" | tr '\n' ' ')"
+    fi
+
     # A newer pynvml (nvidia-ml-py: names as str) where the workers run:
     # Debian 12's distributed called .decode() on them and its workers did
     # not start. The cluster's GPU monitoring is off; the pair is scored.
