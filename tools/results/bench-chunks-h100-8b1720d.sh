@@ -4,7 +4,11 @@
 # 12's dask, distributed and their pure-Python needs, a tar.xz; $OUT: where the
 # outputs go). Each call ran by itself; calls 1 and 2 on one host.
 # usage: bench-chunks-h100-8b1720d.sh CALL (1 to 5)
-case ${1:-} in 1|2|3|4|5) ;; *) echo "usage: bench-chunks-h100-8b1720d.sh CALL (1 to 5)"; exit 2 ;; esac
+case ${1:-} in
+1|2|3|4|5) ;;
+-h|--help) echo "usage: bench-chunks-h100-8b1720d.sh CALL (1 to 5)"; exit 0 ;;
+*) echo "usage: bench-chunks-h100-8b1720d.sh CALL (1 to 5)" >&2; exit 2 ;;
+esac
 
 call1() {
     # device call 1: chunks on Dask (5b6967a+), NVDEC 1/2/4/8, hybrids, jobs, sw

@@ -6,6 +6,12 @@ Usage: chunks-processes.py BIN DISTORTED REFERENCE CHUNK_FRAMES PROCESSES NVDEC(
 (BIN: an unpacked archive's bin/, with ffmpeg, ffprobe, vmaf-merge and vmaf_chunks.py)
 """
 import concurrent.futures, os, subprocess, sys, tempfile, time
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 8:
+    sys.stderr.write(__doc__.strip().split("\n\n")[1] + "\n")
+    sys.exit(2)
 bindir, dis, ref, chunk, procs, nvdec = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6] == "1"
 out = sys.argv[7]
 sys.path.insert(0, bindir)

@@ -8,6 +8,12 @@ Usage: dask-tasks.py BIN DISTORTED REFERENCE OUT WORKERS NVDEC(0|1) CHUNK_FRAMES
 (BIN: an unpacked archive's bin/)
 """
 import os, sys, time
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 8:
+    sys.stderr.write(__doc__.strip().split("\n\n")[1] + "\n")
+    sys.exit(2)
 B = os.path.abspath(sys.argv[1])
 sys.path.insert(0, B)
 import vmaf_cluster as vc
