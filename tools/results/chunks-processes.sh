@@ -1,5 +1,10 @@
 #!/bin/bash
 # The call behind chunks-processes-h100-a1d969e.txt (D: its deadline in s), then tools/bench-default.sh
+# usage: ARCHIVE=<make dist's archive> PYDEPS=<Debian's Dask, a tar.xz> chunks-processes.sh
+case ${1:-} in
+-h|--help) echo "usage: ARCHIVE=<make dist's archive> PYDEPS=<Debian's Dask, a tar.xz> chunks-processes.sh"; exit 0 ;;
+?*) echo "usage: ARCHIVE=<make dist's archive> PYDEPS=<Debian's Dask, a tar.xz> chunks-processes.sh" >&2; exit 2 ;;
+esac
 t0=$(date +%s); set -o pipefail
 mkdir -p /tmp/a /tmp/site && tar -C /tmp/a -xJf "${ARCHIVE:?the archive of make dist}" &&
   tar -C /tmp/site -xJf "${PYDEPS:?Debian 12 dask, distributed and their pure-Python needs, a tar.xz}" || exit 1
