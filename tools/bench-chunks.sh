@@ -144,6 +144,8 @@ for dec in $decoders; do
         printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$label" "$w" \
             "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" \
             "$(awk -v a="${whole_s[$dec]}" -v w="$w" 'BEGIN { print a / w }')" "$same"
+        # vmaf-cluster's own account: its start, the chunks, its close, the merge.
+        [ -n "$dask" ] && grep -h "scored and merged" "$o.log" | sed 's/: [^:]*$//; s/^/#   /'
     done
 done
 if [ -n "${whole_s[nvdec]:-}" ] && [ -n "${whole_s[sw]:-}" ]; then
