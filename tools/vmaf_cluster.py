@@ -314,16 +314,15 @@ def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
     what the table and the progress need."""
     import vmaf_chunks
     start = time.time()
+    gpu = worker_device()
+    before, each = hw_options(nvdec)
     if not os.path.exists(output):
         opts = ":".join(o for o in (options, backend_option()) if o)
-        before, each = hw_options(nvdec)
         vmaf_chunks.run_chunk(ffmpeg, dist, ref, spec, opts, output,
                               input_options=each, global_options=before)
     n = (spec["end"] if spec["end"] is not None else spec.get("frames", 0)) - spec["start"]
     _publish(progress_pub(), n)
-    device = "cpu"
-    if worker_device() is not None:
-        device = "gpu %s%s" % (worker_device(), ", NVDEC" if hw_options(nvdec)[0] else "")
+    device = "cpu" if gpu is None else "gpu %s%s" % (gpu, ", NVDEC" if before else "")
     return dict(output=output, host=socket.gethostname(), wall_s=time.time() - start,
                 device=device)
 
