@@ -73,12 +73,12 @@ print("; ".join(bad) or "ok")
 sys.exit(1 if bad else 0)
 EOF_PY
     }
-    vmaf_cluster "$cluster/six.csv" -o "$cluster/out" --gpus none --cpu-workers 2 \
+    vmaf_cluster "$cluster/six.csv" -o "$cluster/out" --gpus none --cpu-workers 2 --processes \
         > "$cluster/six.log" 2>&1
     rc=$?
     if [ $rc = 0 ] && grep -q "6 pair(s) scored, 0 failed" "$cluster/six.log" &&
        same=$(c_same_logs "$cluster/out"); then
-        pass "cluster: six pairs on a LocalCluster of two workers, each log a plain run's, one row per pair and model"
+        pass "cluster: six pairs on a LocalCluster of two worker processes, each log a plain run's, one row per pair and model"
     else
         fail "cluster: six pairs on a LocalCluster (exit $rc; ${same:-}): $(tail -2 "$cluster/six.log")"
     fi
@@ -247,8 +247,9 @@ EOF_PY
     # that decodes on the CPU (--sw-per-gpu 1), and a CPU worker: what each
     # has in its environment, and the options a task of each gives ffmpeg
     # with --nvdec; then such a cluster started (its workers need no GPU to
-    # start), each worker with its own environment. A file, not stdin: the
-    # workers' processes load the main module from its path.
+    # start), as threads and as processes, each worker with its own
+    # settings. A file, not stdin: worker processes load the main module
+    # from its path.
     cat > "$cluster/specs.py" <<'EOF_PY'
 import os
 import vmaf_chunks
@@ -287,19 +288,28 @@ os.environ.update({vc.DEVICE_ENV: "1", vc.DECODE_ENV: "cpu"})
 
 def seen():
     from distributed import get_worker
-    return get_worker().name, os.environ.get(vc.DEVICE_ENV), os.environ.get(vc.DECODE_ENV)
+    import vmaf_tune as vt
+    return (get_worker().name, vt.worker_setting(vc.DEVICE_ENV), vt.worker_setting(vc.DECODE_ENV),
+            vc.backend_option(), vc.hw_options(True)[0])
 
 
-# Started for real (the workers need no GPU to start): each sees its own.
+# Started for real (the workers need no GPU to start), as threads of this
+# process and as processes of their own: each worker has its own settings.
 if __name__ == "__main__":
     from distributed import Client
-    cluster, _ = vc.start_cluster(gpu_list="0,1", per_gpu=1, sw_per_gpu=1, cpu_workers=1)
-    with Client(cluster) as client:
-        got = sorted(client.submit(seen, workers=[a], pure=False).result()
-                     for a in client.scheduler_info()["workers"])
-    cluster.close()
-    assert got == [("cpu-0", "", ""), ("gpu0-0", "0", ""), ("gpu0-sw0", "0", "cpu"),
-                   ("gpu1-0", "1", ""), ("gpu1-sw0", "1", "cpu")], got
+    for processes in (False, True):
+        cluster, _ = vc.start_cluster(gpu_list="0,1", per_gpu=1, sw_per_gpu=1, cpu_workers=1,
+                                      processes=processes)
+        with Client(cluster) as client:
+            got = sorted(tuple(client.submit(seen, workers=[a], pure=False).result())
+                         for a in client.scheduler_info()["workers"])
+        cluster.close()
+        nv = lambda d: ["-init_hw_device", "cuda=vmaf:" + d]
+        assert got == [("cpu-0", "", "", "backend=cpu", []),
+                       ("gpu0-0", "0", "", "device=0", nv("0")),
+                       ("gpu0-sw0", "0", "cpu", "device=0", []),
+                       ("gpu1-0", "1", "", "device=1", nv("1")),
+                       ("gpu1-sw0", "1", "cpu", "device=1", [])], (processes, got)
     print("ok")
 EOF_PY
     if PYTHONPATH="$top/tools" "$py" "$cluster/specs.py" > "$cluster/specs.log" 2>&1; then

@@ -31,10 +31,10 @@ TOOLS = os.path.dirname(os.path.realpath(__file__))
 # workers where a newer pynvml is installed (nvidia-ml-py returns names as
 # str; it calls .decode() on them).
 os.environ.setdefault("DASK_DISTRIBUTED__DIAGNOSTICS__NVML", "False")
-# The workers of a cluster started here are forked from a server process
-# that has imported distributed once, not each spawned as a new python
-# that imports it: 8 workers on 2 cores started in 0.9 s rather than 2.6,
-# and closed in 0.05 s rather than 1.0 (a chunked title waits for both).
+# Worker processes of a cluster started here (--processes) are forked from a
+# server process that has imported distributed once, not each spawned as a
+# new python that imports it: 8 workers on 2 cores started in 0.9 s rather
+# than 2.6, and closed in 0.05 s rather than 1.0.
 os.environ.setdefault("DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD", "forkserver")
 PROGRESS_TOPIC = "vmaf-cluster-frames"
 MANIFEST_KEYS = ("distorted", "reference", "model", "options", "name")
@@ -103,11 +103,13 @@ def worker_specs(devices, per_gpu=1, sw_per_gpu=0, cpu_workers=0, env=None):
     return specs
 
 
-def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None):
-    """A SpecCluster of this machine's Nanny workers (worker_specs(); gpu_list:
-    GPU indices joined by ',', 'none', or None for all; cpu_workers default:
-    2 without a GPU, else 0), and a line saying which."""
-    from distributed import Nanny, Scheduler, SpecCluster
+def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None, processes=False):
+    """A SpecCluster of this machine's workers (worker_specs(); gpu_list: GPU
+    indices joined by ',', 'none', or None for all; cpu_workers default: 2
+    without a GPU, else 0), and a line saying which. The workers are threads
+    of this process, or with processes, processes of their own (Dask's Nanny
+    restarts one that dies)."""
+    from distributed import Nanny, Scheduler, SpecCluster, Worker
     devices = [] if gpu_list == "none" else (gpu_list.split(",") if gpu_list else gpus())
     cpu = cpu_workers if cpu_workers is not None else (0 if devices else 2)
     env = {"PYTHONPATH": TOOLS + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -115,12 +117,22 @@ def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None):
     specs = worker_specs(devices, per_gpu, sw_per_gpu, cpu, env)
     if not specs:
         raise vt.ToolError("no workers: no GPU found and --cpu-workers 0")
-    workers = {name: {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False, "env": e}}
-               for name, e in specs.items()}
     os.environ.update(env)
+    if processes:
+        workers = {name: {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False, "env": e}}
+                   for name, e in specs.items()}
+    else:
+        # A task runs ffmpeg and waits for it: a thread does that as well as a
+        # process, and 8 threads start in 0.2 s where 8 processes take 0.9 s
+        # (2 cores). Their settings are kept by name, not in the environment.
+        vt.THREAD_WORKERS.update(specs)
+        workers = {name: {"cls": Worker, "options": {"nthreads": 1, "dashboard": False}}
+                   for name in specs}
     cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {
         "dashboard_address": None}}, silence_logs=40)
-    return cluster, "%d worker(s): %s" % (len(workers), ", ".join(sorted(workers)))
+    return cluster, "%d worker(s), %s: %s" % (
+        len(workers), "processes of their own" if processes else "threads of this process",
+        ", ".join(sorted(workers)))
 
 
 def require_distributed():
@@ -289,7 +301,7 @@ def hw_options(nvdec):
     looks N up among its devices' names, cuda0, cuda1..., before it makes
     one), so two CUDA contexts in each process, taking turns on the GPU."""
     device = worker_device()
-    if not nvdec or device is None or os.environ.get(DECODE_ENV) == "cpu":
+    if not nvdec or device is None or vt.worker_setting(DECODE_ENV) == "cpu":
         return [], []
     return (["-init_hw_device", "cuda=vmaf:%s" % device],
             ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"])
@@ -324,7 +336,7 @@ def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
     _publish(progress_pub(), n)
     device = "cpu" if gpu is None else "gpu %s%s" % (gpu, ", NVDEC" if before else "")
     return dict(output=output, host=socket.gethostname(), wall_s=time.time() - start,
-                device=device)
+                device=device, began=start)
 
 
 def _publish(pub, n):

@@ -55,10 +55,31 @@ ENCODERS = {
 DEVICE_ENV = "VMAF_CLUSTER_DEVICE"
 
 
+# The settings of the workers that are threads of this process (a cluster of
+# this machine started by vmaf_cluster), by worker name: they share the
+# process's environment, which can pin only one of them.
+THREAD_WORKERS = {}
+
+
+def worker_setting(key):
+    """A setting of the worker this runs on (DEVICE_ENV, ...): its entry in
+    THREAD_WORKERS where it is a thread of this process, else the
+    environment's (a worker process of its own, or no worker)."""
+    if THREAD_WORKERS:
+        try:
+            from distributed import get_worker
+            settings = THREAD_WORKERS.get(get_worker().name)
+        except ValueError:  # not in a task of a worker
+            settings = None
+        if settings is not None:
+            return settings.get(key)
+    return os.environ.get(key)
+
+
 def pinned_device():
-    """The GPU DEVICE_ENV names (an index, as a string), or None where it is
-    unset or empty (a CPU worker)."""
-    return os.environ.get(DEVICE_ENV) or None
+    """The GPU the worker's DEVICE_ENV names (an index, as a string), or None
+    where it is unset or empty (a CPU worker)."""
+    return worker_setting(DEVICE_ENV) or None
 
 
 def add_common_args(p):
