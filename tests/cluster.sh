@@ -203,6 +203,49 @@ EOF_PY
         fail "cluster: one pair in chunks: $(tail -2 "$cluster"/chunked-*.log | tr '\n' ' ')"
     fi
 
+    # A title split between NVDEC workers and one beside them that decodes
+    # on the CPU: an ffmpeg that notes each chunk's decoding and drops the
+    # NVDEC options (no GPU here; device=0 falls back to the CPU). The last
+    # fifth (--sw-share 0.2), or a third (its share of 3 workers), is one
+    # chunk decoded on the CPU; the rest the NVDEC workers'; the merged log
+    # is the whole run's.
+    split=$cluster/split
+    mkdir -p "$split"
+    cat > "$split/ffmpeg" <<EOF_SH
+#!/bin/bash
+args=(); dec=cpu; start=
+while [ \$# -gt 0 ]; do
+    case \$1 in
+    -init_hw_device|-hwaccel|-hwaccel_device|-hwaccel_output_format) dec=nvdec; shift 2; continue ;;
+    *chunk_start=*) start=\${1#*chunk_start=}; start=\${start%%:*} ;;
+    esac
+    args+=("\$1"); shift
+done
+[ -n "\$start" ] && echo "\$start \$dec" >> "\$SPLIT_NOTES"
+exec "$ffmpeg" "\${args[@]}"
+EOF_SH
+    chmod +x "$split/ffmpeg"
+    ln -sf "$(dirname "$ffmpeg")/ffprobe" "$split/ffprobe"
+    c_split() { # name [--sw-share F]: the chunks' starts and decoding, in order
+        sn=$1
+        shift
+        rm -f "$split/$sn.notes"
+        SPLIT_NOTES=$split/$sn.notes "$py" "$top/tools/vmaf-cluster" -q --ffmpeg "$split/ffmpeg" \
+            --vmaf-merge "$build/vmaf-merge" --gpus 0 --per-gpu 2 --sw-per-gpu 1 --nvdec \
+            -o "$split/$sn" --pair "$cluster/cdis.mp4" "$cluster/cref.mp4" --chunk-frames 20 \
+            "$@" > "$split/$sn.log" 2>&1 &&
+        c_nofps "$split/$sn/logs/pair.json" | cmp -s "$cluster/whole-x264.cmp" - &&
+        sort -n "$split/$sn.notes" | tr '\n' ' '
+    }
+    # 75 frames, key frames every 24: the CPU's chunk of a third moves from
+    # 50 to 52, 4 frames (the frames read before a chunk) after the key frame 48.
+    if sp=$(c_split fifth --sw-share 0.2) && [ "$sp" = "0 nvdec 20 nvdec 40 nvdec 60 cpu " ] &&
+       sp=$(c_split third) && [ "$sp" = "0 nvdec 20 nvdec 40 nvdec 52 cpu " ]; then
+        pass "cluster: a title split between NVDEC workers and a worker decoding on the CPU (its share, or --sw-share), merged: the whole run's"
+    else
+        fail "cluster: a title split between NVDEC and CPU decoding: ${sp:-} $(tail -n 2 "$split"/*.log | tr '\n' ' ')"
+    fi
+
     # A pair of which a file is missing: the error names it, exit 1, and
     # no cluster is started for it (the plan would fail once it was up).
     vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/nopair" --pair \

@@ -17,7 +17,10 @@
 # BENCH_CHUNK=<frames>: the chunk length (default: the pair split evenly
 # among the most workers asked for, 1,500 frames for the defaults).
 # BENCH_SW=<n>: with NVDEC on Dask, n more workers that decode on the CPU
-# and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0).
+# and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0), each with
+# one chunk at the title's end; BENCH_SW_SHARE=<f>: the fraction of the
+# title theirs (--sw-share; default: their share of the workers). The NVDEC
+# workers then split the rest evenly, unless BENCH_CHUNK says.
 # BENCH_KEEP_WHOLE=1: reuse the whole runs' logs and times kept in
 # <work-dir> by an earlier run of the same binaries, not run them again.
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
@@ -124,8 +127,14 @@ for dec in $decoders; do
         # shellcheck disable=SC2086
         if [ -n "$dask" ]; then
             if [ -n "$on_gpu" ]; then where="--per-gpu $k --cpu-workers 0"; else where="--cpu-workers $k"; fi
-            [ -n "$nvflag" ] && [ "${BENCH_SW:-0}" != 0 ] && where="$where --sw-per-gpu $BENCH_SW"
-            "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $chunk $where \
+            run_chunk=$chunk
+            if [ -n "$nvflag" ] && [ "${BENCH_SW:-0}" != 0 ]; then
+                where="$where --sw-per-gpu $BENCH_SW${BENCH_SW_SHARE:+ --sw-share $BENCH_SW_SHARE}"
+                head=$(awk -v n="$n" -v k="$k" -v s="$BENCH_SW" -v f="${BENCH_SW_SHARE:-}" \
+                    'BEGIN { if (f == "") f = s / (k + s); printf "%d", n - int(n * f + 0.5) }')
+                run_chunk=${BENCH_CHUNK:-$(( (head + k - 1) / k ))}
+            fi
+            "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $run_chunk $where \
                 $nvflag --ffmpeg "$ff" -o "$o" -q > "$o.log" 2>&1
         else
             mkdir -p "$o/logs"
@@ -140,7 +149,7 @@ for dec in $decoders; do
         fi
         if grep -v '"fps"' "$o/logs/pair.json" | cmp -s - "$whole.cmp"; then same="cmp: the whole run's"; else same="cmp: DIFFERS"; fi
         label="$k workers"
-        case $where in *--sw-per-gpu*) label="$k+${BENCH_SW}sw" ;; esac
+        case $where in *--sw-per-gpu*) label="$k+${BENCH_SW}sw${BENCH_SW_SHARE:+@$BENCH_SW_SHARE}" ;; esac
         printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$label" "$w" \
             "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" \
             "$(awk -v a="${whole_s[$dec]}" -v w="$w" 'BEGIN { print a / w }')" "$same"

@@ -200,7 +200,7 @@ def _start_near(dist, ref, nominal, lead, reach):
     return min((c for c in candidates if c < n), key=cost, default=nominal)
 
 
-def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True):
+def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True, tail=(0, 0)):
     """The chunks of a run of the distorted Frames dist against the reference Frames
     ref, about chunk_frames each: a list of dicts with start, end (None: the run's
     end), first (the first frame the chunk reads, lead frames before start),
@@ -209,25 +209,39 @@ def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True):
     to where the inputs decode the fewest frames before it (lead frames after a key
     frame): the frames between a key frame and a chunk's first are decoded for
     nothing (a GOP of 250 frames costs 125 on average); without, the starts are the
-    multiples of chunk_frames."""
+    multiples of chunk_frames. tail, (frames, count): the run's last frames in count
+    chunks of their own, about equal, marked tail=True (for slower workers)."""
     n = len(dist.times)
     if chunk_frames < 1:
         raise ChunkError("chunks need at least one frame")
+    tail_frames, tail_chunks = tail
+    if tail_chunks < 1 or not 0 < tail_frames < n:
+        tail_frames, tail_chunks = 0, 0
+    head = n - tail_frames
     # Each start moves from a multiple of chunk_frames, not from the last start
     # plus chunk_frames: moves that added up would make a last chunk of a few
     # frames, one more than the length asks for (a round of its own for one
     # worker). Less than half a chunk: the starts stay in order.
-    reach = chunk_frames // 8 if snap else 0
-    starts = [0] + [_start_near(dist, ref, nominal, lead, reach) if reach else nominal
-                    for nominal in range(chunk_frames, n, chunk_frames)]
+    nominal = list(range(chunk_frames, head, chunk_frames))
+    step = chunk_frames
+    if tail_chunks:
+        step = -(-tail_frames // tail_chunks)
+        nominal += [s for s in range(head, n, step)]
+    reach = min(chunk_frames, step) // 8 if snap else 0
+    # A start, and whether it begins a tail chunk; a start that two nominal
+    # ones moved to (a short last chunk of the head) is one chunk's.
+    starts = sorted(dict([(0, False)] + [(_start_near(dist, ref, s, lead, reach) if reach else s,
+                                          s >= head) for s in nominal]).items())
     chunks = []
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else None
+    for i, (start, in_tail) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else None
         first = max(start - lead, 0)
         seek_dist, seek_ref, _ = _seeks(dist, ref, first)
-        chunks.append(dict(start=start, end=end, first=first,
-                           first_time="%.6f" % dist.times[first], seek_dist=seek_dist,
-                           seek_ref=seek_ref))
+        chunk = dict(start=start, end=end, first=first, first_time="%.6f" % dist.times[first],
+                     seek_dist=seek_dist, seek_ref=seek_ref)
+        if tail_chunks:
+            chunk["tail"] = in_tail
+        chunks.append(chunk)
     return chunks
 
 

@@ -23,6 +23,11 @@ import vmaf_tune as vt
 DEVICE_ENV = vt.DEVICE_ENV
 # Set to 'cpu' for a GPU worker that decodes in software even with --nvdec.
 DECODE_ENV = "VMAF_CLUSTER_DECODE"
+# The Dask resources of the GPU workers of a cluster started here: NVDEC for
+# those that decode there with --nvdec, CPU_DECODE for those that decode on
+# the CPU; a chunked title is split between the two kinds where both are.
+NVDEC = "nvdec"
+CPU_DECODE = "cpu-decode"
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 
 # Set before distributed is imported, for this process and the workers it
@@ -118,16 +123,20 @@ def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None, proc
     if not specs:
         raise vt.ToolError("no workers: no GPU found and --cpu-workers 0")
     os.environ.update(env)
+    def options(e):
+        o = {"nthreads": 1, "dashboard": False}
+        if e[DEVICE_ENV]:
+            o["resources"] = {CPU_DECODE if e[DECODE_ENV] == "cpu" else NVDEC: 1}
+        return o
     if processes:
-        workers = {name: {"cls": Nanny, "options": {"nthreads": 1, "dashboard": False, "env": e}}
+        workers = {name: {"cls": Nanny, "options": dict(options(e), env=e)}
                    for name, e in specs.items()}
     else:
         # A task runs ffmpeg and waits for it: a thread does that as well as a
         # process, and 8 threads start in 0.2 s where 8 processes take 0.9 s
         # (2 cores). Their settings are kept by name, not in the environment.
         vt.THREAD_WORKERS.update(specs)
-        workers = {name: {"cls": Worker, "options": {"nthreads": 1, "dashboard": False}}
-                   for name in specs}
+        workers = {name: {"cls": Worker, "options": options(e)} for name, e in specs.items()}
     cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {
         "dashboard_address": None}}, silence_logs=40)
     return cluster, "%d worker(s), %s: %s" % (
