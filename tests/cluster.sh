@@ -206,9 +206,9 @@ EOF_PY
     # A title split between NVDEC workers and one beside them that decodes
     # on the CPU: an ffmpeg that notes each chunk's decoding and drops the
     # NVDEC options (no GPU here; device=0 falls back to the CPU). The last
-    # fifth (--sw-share 0.2), or a third (its share of 3 workers), is one
-    # chunk decoded on the CPU; the rest the NVDEC workers'; the merged log
-    # is the whole run's.
+    # fifth (--sw-share 0.2), a third, or by default a half (the frames of
+    # two NVDEC workers) is one chunk decoded on the CPU, the rest the NVDEC
+    # workers'; the merged log is the whole run's.
     split=$cluster/split
     mkdir -p "$split"
     cat > "$split/ffmpeg" <<EOF_SH
@@ -240,8 +240,9 @@ EOF_SH
     # 75 frames, key frames every 24: the CPU's chunk of a third moves from
     # 50 to 52, 4 frames (the frames read before a chunk) after the key frame 48.
     if sp=$(c_split fifth --sw-share 0.2) && [ "$sp" = "0 nvdec 20 nvdec 40 nvdec 60 cpu " ] &&
-       sp=$(c_split third) && [ "$sp" = "0 nvdec 20 nvdec 40 nvdec 52 cpu " ]; then
-        pass "cluster: a title split between NVDEC workers and a worker decoding on the CPU (its share, or --sw-share), merged: the whole run's"
+       sp=$(c_split third --sw-share 0.3333) && [ "$sp" = "0 nvdec 20 nvdec 40 nvdec 52 cpu " ] &&
+       sp=$(c_split half) && [ "$sp" = "0 nvdec 20 nvdec 37 cpu " ]; then
+        pass "cluster: a title split between NVDEC workers and a worker decoding on the CPU (two NVDEC workers' share, or --sw-share), merged: the whole run's"
     else
         fail "cluster: a title split between NVDEC and CPU decoding: ${sp:-} $(tail -n 2 "$split"/*.log | tr '\n' ' ')"
     fi

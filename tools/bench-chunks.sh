@@ -19,8 +19,9 @@
 # BENCH_SW=<n>: with NVDEC on Dask, n more workers that decode on the CPU
 # and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0), each with
 # one chunk at the title's end; BENCH_SW_SHARE=<f>: the fraction of the
-# title theirs (--sw-share; default: their share of the workers). The NVDEC
-# workers then split the rest evenly, unless BENCH_CHUNK says.
+# title theirs (--sw-share; default: vmaf-cluster's, each the frames of two
+# NVDEC workers). The NVDEC workers then split the rest evenly, unless
+# BENCH_CHUNK says.
 # BENCH_KEEP_WHOLE=1: reuse the whole runs' logs and times kept in
 # <work-dir> by an earlier run of the same binaries, not run them again.
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
@@ -131,7 +132,7 @@ for dec in $decoders; do
             if [ -n "$nvflag" ] && [ "${BENCH_SW:-0}" != 0 ]; then
                 where="$where --sw-per-gpu $BENCH_SW${BENCH_SW_SHARE:+ --sw-share $BENCH_SW_SHARE}"
                 head=$(awk -v n="$n" -v k="$k" -v s="$BENCH_SW" -v f="${BENCH_SW_SHARE:-}" \
-                    'BEGIN { if (f == "") f = s / (k + s); printf "%d", n - int(n * f + 0.5) }')
+                    'BEGIN { if (f == "") f = 2 * s / (k + 2 * s); printf "%d", n - int(n * f + 0.5) }')
                 run_chunk=${BENCH_CHUNK:-$(( (head + k - 1) / k ))}
             fi
             "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $run_chunk $where \

@@ -28,6 +28,12 @@ DECODE_ENV = "VMAF_CLUSTER_DECODE"
 # the CPU; a chunked title is split between the two kinds where both are.
 NVDEC = "nvdec"
 CPU_DECODE = "cpu-decode"
+# The frames of a chunked title a worker decoding on the CPU takes, in NVDEC
+# workers' worth: on an H100 host (16 cores, tools/results/bench-chunks-h100-
+# 030f2ac.txt), one such worker beside eight NVDEC workers decoded 333-340
+# frames a second and each NVDEC worker about 145; with a fifth of the title
+# for it, the title took 9.6 s against 10.3 with a tenth and 10.6 with none.
+CPU_DECODE_WEIGHT = 2
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 
 # Set before distributed is imported, for this process and the workers it
