@@ -29,10 +29,12 @@ DECODE_ENV = "VMAF_CLUSTER_DECODE"
 NVDEC = "nvdec"
 CPU_DECODE = "cpu-decode"
 # The frames of a chunked title a worker decoding on the CPU takes, in NVDEC
-# workers' worth: on an H100 host (16 cores, tools/results/bench-chunks-h100-
-# 030f2ac.txt), one such worker beside eight NVDEC workers decoded 333-340
-# frames a second and each NVDEC worker about 145; with a fifth of the title
-# for it, the title took 9.6 s against 10.3 with a tenth and 10.6 with none.
+# workers' worth. On an H100 host with fast cores (tools/results/bench-chunks-
+# h100-a84d89c.txt, call 6), one such worker beside eight NVDEC workers
+# decoded about 335 frames a second and each NVDEC worker about 145: with a
+# fifth of the title for it, 9.6 s against 10.3 with a tenth and 10.6 with
+# none. On a host with slower cores (call 7), a fifth changed nothing (12.0
+# s) and a quarter cost 1.8 s: the share needs cores to spare.
 CPU_DECODE_WEIGHT = 2
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 
