@@ -33,8 +33,9 @@ CPU_DECODE = "cpu-decode"
 # h100-a84d89c.txt, call 6), one such worker beside eight NVDEC workers
 # decoded about 335 frames a second and each NVDEC worker about 145: with a
 # fifth of the title for it, 9.6 s against 10.3 with a tenth and 10.6 with
-# none. On a host with slower cores (call 7), a fifth changed nothing (12.0
-# s) and a quarter cost 1.8 s: the share needs cores to spare.
+# none. On hosts with slower cores (calls 7 and 9), a fifth changed nothing
+# (12.0 s) or cost 0.7 s, and a quarter cost 1.8 s: it needs cores to spare,
+# so no such worker is started unless asked for (--sw-per-gpu).
 CPU_DECODE_WEIGHT = 2
 TOOLS = os.path.dirname(os.path.realpath(__file__))
 

@@ -1,13 +1,13 @@
 #!/bin/bash
-# The two device calls behind bench-chunks-h100-a84d89c.txt, as run from the
+# The three device calls behind bench-chunks-h100-a84d89c.txt, as run from the
 # repository's root (ARCHIVE: the commit's `make dist` archive, 030f2ac for
-# call 6 and a84d89c for call 7; PYDEPS: Debian 12's dask, distributed and
+# call 6 and a84d89c for calls 7 and 9; PYDEPS: Debian 12's dask, distributed and
 # their pure-Python needs, a tar.xz; $OUT: where the outputs go).
-# usage: bench-chunks-h100-a84d89c.sh CALL (6 or 7)
+# usage: bench-chunks-h100-a84d89c.sh CALL (6, 7 or 9)
 case ${1:-} in
-6|7) ;;
--h|--help) echo "usage: bench-chunks-h100-a84d89c.sh CALL (6 or 7)"; exit 0 ;;
-*) echo "usage: bench-chunks-h100-a84d89c.sh CALL (6 or 7)" >&2; exit 2 ;;
+6|7|9) ;;
+-h|--help) echo "usage: bench-chunks-h100-a84d89c.sh CALL (6, 7 or 9)"; exit 0 ;;
+*) echo "usage: bench-chunks-h100-a84d89c.sh CALL (6, 7 or 9)" >&2; exit 2 ;;
 esac
 set -o pipefail
 t0=$(date +%s)
@@ -61,6 +61,17 @@ call7() {
     env -u PYTHONPATH BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
     echo "== software decoding: whole, Dask 8, $(date +%T)"
     bc 8 sw | grep -v '^decode'
+}
+
+call9() {
+    # whole, Dask 8, Dask 8 + 1 CPU-decoding (a fifth), jobs 8, within the device time left
+    D=$((t0+250))
+    echo "== whole; Dask 8, $(date +%T)"
+    BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1
+    echo "== Dask 8 + 1 CPU-decoding (a fifth), $(date +%T)"
+    BENCH_DEADLINE=$D BENCH_SW=1 BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
+    echo "== jobs 8, $(date +%T)"
+    env -u PYTHONPATH BENCH_DEADLINE=$D BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
 }
 
 call$1
