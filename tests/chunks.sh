@@ -161,6 +161,38 @@ EOF_PY
     else
         fail "chunks: the number of chunks: $ck_count"
     fi
+    # A tail for slower workers (vmaf-cluster's CPU decoders beside NVDEC):
+    # the last frames in count chunks of their own, marked, after the
+    # others; the rest in chunks of about the length; starts in order.
+    if ck_tail=$(PYTHONPATH="$top/tools" python3 - 2>&1 <<'EOF_PY'
+import vmaf_chunks as vc
+for n, gop, first_key in ((6000, 250, 240), (12000, 250, 0), (1000, 37, 5), (75, 24, 0)):
+    keys = [i == 0 or i % gop == first_key % gop for i in range(n)]
+    f = vc.Frames([i / 24 for i in range(n)], keys, True)
+    for length in (1500, 333, 16, 7):
+        for frames, count in ((n // 5, 1), (n // 3, 2), (n - 1, 3), (0, 1), (n, 1)):
+            chunks = vc.plan(f, f, length, tail=(frames, count))
+            starts = [c["start"] for c in chunks]
+            tails = [c.get("tail") for c in chunks]
+            use = 0 < frames < n
+            head = n - frames if use else n
+            bad = starts != sorted(set(starts)) or starts[0] != 0
+            if not use:
+                bad = bad or "tail" in chunks[0] or len(chunks) != -(-n // length)
+            else:
+                k = tails.count(True)
+                bad = bad or tails != [False] * (len(chunks) - k) + [True] * k or \
+                    not 1 <= k <= count or len(chunks) - k > -(-head // length) or \
+                    abs(starts[len(chunks) - k] - head) > min(length, -(-frames // count)) // 8
+            if bad:
+                print("%d frames, GOP %d, length %d, tail %s: %s" %
+                      (n, gop, length, (frames, count), list(zip(starts, tails))[-5:]))
+EOF_PY
+    ) && [ -z "$ck_tail" ]; then
+        pass "chunks: the title's last frames in chunks of their own, after the others', starts in order"
+    else
+        fail "chunks: a tail of chunks: $ck_tail"
+    fi
     ck_case sub3 h264 mp4 "n_subsample=3, psnr's aggregates" \
         'n_subsample=3:feature=name=psnr\\:enable_apsnr=true' 2 7
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \
