@@ -7,7 +7,9 @@
 # and a worker killed in the middle of a run, whose task is rerun on the
 # other worker with the same result; one long pair scored in chunks on the
 # cluster and merged into the whole run's log, byte for byte but its fps;
-# the same beside a newer pynvml; which workers decode with NVDEC.
+# the same beside a newer pynvml; which workers decode with NVDEC; a
+# title split between NVDEC and CPU decoding; a chunk whose ffmpeg is
+# killed, run again.
 # Skipped without Debian's python3-distributed.
 
 cluster=$build/cluster
@@ -245,6 +247,31 @@ EOF_SH
         pass "cluster: a title split between NVDEC workers and a worker decoding on the CPU (two NVDEC workers' share, or --sw-share), merged: the whole run's"
     else
         fail "cluster: a title split between NVDEC and CPU decoding: ${sp:-} $(tail -n 2 "$split"/*.log | tr '\n' ' ')"
+    fi
+
+    # A chunk's ffmpeg killed (SIGKILL) on the cluster of this machine,
+    # whose workers are threads of the tool: the task fails, runs again, and
+    # the merged log is still the whole run's.
+    kopts="feature=name=cambi|name=float_ms_ssim"
+    c_single "$cluster/kwhole.json" "$cluster/l24.mp4" "$cluster/lref.mkv" version=vmaf_v0.6.1 "$kopts"
+    rm -rf "$cluster/kchunks"
+    vmaf_cluster --gpus none --cpu-workers 2 -o "$cluster/kchunks" --options "$kopts" \
+        --pair "$cluster/l24.mp4" "$cluster/lref.mkv" --chunk-frames 150 > "$cluster/kchunks.log" 2>&1 &
+    run=$!
+    killed=""
+    for i in $(seq 300); do
+        p=$(pgrep -f "chunk_start=" | head -n 1)
+        if [ -n "$p" ] && kill -9 "$p" 2> /dev/null; then killed=$p; break; fi
+        sleep 0.05
+    done
+    { wait $run; } 2> /dev/null
+    rc=$?
+    if [ -n "$killed" ] && [ $rc = 0 ] &&
+       c_nofps "$cluster/kchunks/logs/pair.json" > "$cluster/kchunks.cmp" &&
+       c_nofps "$cluster/kwhole.json" | cmp -s - "$cluster/kchunks.cmp"; then
+        pass "cluster: a chunk's ffmpeg killed on worker threads: the chunk runs again, the merged log is the whole run's"
+    else
+        fail "cluster: a chunk's ffmpeg killed (killed: ${killed:-none}; exit $rc): $(tail -n 2 "$cluster/kchunks.log" | tr '\n' ' ')"
     fi
 
     # A pair of which a file is missing: the error names it, exit 1, and
