@@ -374,6 +374,10 @@ if __name__ == "__main__":
         with Client(cluster) as client:
             got = sorted(tuple(client.submit(seen, workers=[a], pure=False).result())
                          for a in client.scheduler_info()["workers"])
+            # Outside a task, while worker threads run here: the environment's.
+            import vmaf_tune as vt
+            outside = (vt.worker_setting(vc.DEVICE_ENV), vt.worker_setting(vc.DECODE_ENV))
+            assert outside == ("1", "cpu"), (processes, outside)
         cluster.close()
         nv = lambda d: ["-init_hw_device", "cuda=vmaf:" + d]
         assert got == [("cpu-0", "", "", "backend=cpu", []),

@@ -132,11 +132,13 @@ def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None, proc
     if not specs:
         raise vt.ToolError("no workers: no GPU found and --cpu-workers 0")
     os.environ.update(env)
+
     def options(e):
         o = {"nthreads": 1, "dashboard": False}
         if e[DEVICE_ENV]:
             o["resources"] = {CPU_DECODE if e[DECODE_ENV] == "cpu" else NVDEC: 1}
         return o
+
     if processes:
         workers = {name: {"cls": Nanny, "options": dict(options(e), env=e)}
                    for name, e in specs.items()}

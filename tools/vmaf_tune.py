@@ -66,11 +66,14 @@ def worker_setting(key):
     THREAD_WORKERS where it is a thread of this process, else the
     environment's (a worker process of its own, or no worker)."""
     if THREAD_WORKERS:
+        # The worker of the task this thread runs; not distributed's
+        # get_worker(), which outside a task gives any worker of the process.
         try:
-            from distributed import get_worker
-            settings = THREAD_WORKERS.get(get_worker().name)
-        except ValueError:  # not in a task of a worker
-            settings = None
+            from distributed.worker import thread_state
+            worker = thread_state.execution_state["worker"]
+        except (ImportError, AttributeError, KeyError):  # not in a task of a worker
+            worker = None
+        settings = THREAD_WORKERS.get(worker.name) if worker is not None else None
         if settings is not None:
             return settings.get(key)
     return os.environ.get(key)
