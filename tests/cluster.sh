@@ -248,6 +248,16 @@ EOF_SH
     else
         fail "cluster: a title split between NVDEC and CPU decoding: ${sp:-} $(tail -n 2 "$split"/*.log | tr '\n' ' ')"
     fi
+    # --sw-share where nothing decodes on the CPU: refused, with what it needs.
+    if vmaf_cluster --gpus none --cpu-workers 2 -o "$split/noshare" --pair "$cluster/cdis.mp4" \
+           "$cluster/cref.mp4" --chunk-frames 20 --sw-share 0.2 > "$split/noshare.log" 2>&1; then
+        fail "cluster: --sw-share without --nvdec and CPU-decoding workers ran"
+    elif grep -q "it needs --nvdec and workers that decode on the CPU" "$split/noshare.log" &&
+         ! grep -q "worker(s)" "$split/noshare.log"; then
+        pass "cluster: --sw-share without --nvdec and CPU-decoding workers: refused, saying what it needs"
+    else
+        fail "cluster: --sw-share without --nvdec and CPU-decoding workers: $(tail -n 2 "$split/noshare.log" | tr '\n' ' ')"
+    fi
 
     # A chunk's ffmpeg killed (SIGKILL) on the cluster of this machine,
     # whose workers are threads of the tool: the task fails, runs again, and
