@@ -19,9 +19,9 @@
 # BENCH_SW=<n>: with NVDEC on Dask, n more workers that decode on the CPU
 # and score on the GPU (vmaf-cluster --sw-per-gpu n; default 0), each with
 # one chunk at the title's end; BENCH_SW_SHARE=<f>: the fraction of the
-# title theirs (--sw-share; default: vmaf-cluster's, each the frames of two
-# NVDEC workers). The NVDEC workers then split the rest evenly, unless
-# BENCH_CHUNK says.
+# title theirs (--sw-share; default: vmaf-cluster's, each the frames of
+# CPU_DECODE_WEIGHT NVDEC workers, read from the bin-dir's vmaf_cluster.py).
+# The NVDEC workers then split the rest evenly, unless BENCH_CHUNK says.
 # BENCH_KEEP_WHOLE=1: reuse the whole runs' logs and times kept in
 # <work-dir> by an earlier run of the same binaries, not run them again.
 # BENCH_DEADLINE=<unix time>: runs that would start after it are skipped
@@ -87,6 +87,14 @@ printf "%-6s %-10s %8s %8s %8s  %s\n" decode run wall_s fps speedup "log"
 if "${PYTHON:-python3}" -c 'import distributed' 2>/dev/null; then dask=1; else
     dask=; echo "# no dask.distributed for ${PYTHON:-python3}: the workers are vmaf_chunks.py run --jobs"; fi
 
+# A CPU-decoding worker's default share, in NVDEC workers, as vmaf-cluster
+# takes it, so that the NVDEC workers' chunks split the rest evenly.
+if [ "${BENCH_SW:-0}" != 0 ]; then
+    sw_weight=$(PYTHONPATH=$bin "${PYTHON:-python3}" -B -c \
+        'import vmaf_cluster; print(vmaf_cluster.CPU_DECODE_WEIGHT)') ||
+        usage "no vmaf_cluster.py in '$bin' to read the CPU decoders' share from"
+fi
+
 declare -A whole_s
 for dec in $decoders; do
     case $dec in
@@ -131,8 +139,8 @@ for dec in $decoders; do
             run_chunk=$chunk
             if [ -n "$nvflag" ] && [ "${BENCH_SW:-0}" != 0 ]; then
                 where="$where --sw-per-gpu $BENCH_SW${BENCH_SW_SHARE:+ --sw-share $BENCH_SW_SHARE}"
-                head=$(awk -v n="$n" -v k="$k" -v s="$BENCH_SW" -v f="${BENCH_SW_SHARE:-}" \
-                    'BEGIN { if (f == "") f = 2 * s / (k + 2 * s); printf "%d", n - int(n * f + 0.5) }')
+                head=$(awk -v n="$n" -v k="$k" -v s="$BENCH_SW" -v w="$sw_weight" -v f="${BENCH_SW_SHARE:-}" \
+                    'BEGIN { if (f == "") f = w * s / (k + w * s); printf "%d", n - int(n * f + 0.5) }')
                 run_chunk=${BENCH_CHUNK:-$(( (head + k - 1) / k ))}
             fi
             "${PYTHON:-python3}" "$bin/vmaf-cluster" --pair "$dis" "$ref" --chunk-frames $run_chunk $where \

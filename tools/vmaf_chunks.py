@@ -226,7 +226,7 @@ def plan(dist, ref, chunk_frames, lead=DEFAULT_LEAD, snap=True, tail=(0, 0)):
     step = chunk_frames
     if tail_chunks:
         step = -(-tail_frames // tail_chunks)
-        nominal += [s for s in range(head, n, step)]
+        nominal += range(head, n, step)
     reach = min(chunk_frames, step) // 8 if snap else 0
     # A start, and whether it begins a tail chunk; a start that two nominal
     # ones moved to (a short last chunk of the head) is one chunk's.
