@@ -19,6 +19,13 @@ nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheade
 nvidia-smi dmon -s u -d 1 -o T > $OUT/dmon.txt 2>&1 & dm=$!
 secs() { awk -v a=$1 -v b=$(date +%s.%N) 'BEGIN{printf "%.2f s", b-a}'; }
 same() { grep -v '^decode\|nvdec  whole\|^# [0-9]* frames, 1080p\|KEEP_WHOLE'; }
+# bc DEADLINE ARGS...: the bench on the long pair, runs after DEADLINE skipped
+bc() { local d=$1; shift; BENCH_DEADLINE=$d tools/bench-chunks.sh $b /tmp/long 12000 "$@" 2>&1; }
+# jobs8 DEADLINE: 8 chunks as processes of vmaf_chunks.py run, no Dask
+jobs8() {
+    echo "== jobs 8, $(date +%T)"
+    env -u PYTHONPATH BENCH_KEEP_WHOLE=1 BENCH_DEADLINE=$1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
+}
 
 call6() {
     # Dask on worker threads; NVDEC with CPU-decoding workers beside it; phases
@@ -26,18 +33,16 @@ call6() {
     for i in 1 2; do s=$(date +%s.%N); nvidia-smi -L > /dev/null; echo "nvidia-smi -L: $(secs $s)"; done
     s=$(date +%s.%N); python3 -c 'import distributed'; echo "import distributed: $(secs $s)"
     D=$((t0+520))
-    bc() { BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 "$@" 2>&1; }
     echo "== whole, Dask 8 (threads), $(date +%T)"
-    bc 8 nvdec
-    echo "== jobs 8, $(date +%T)"
-    env -u PYTHONPATH BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
+    bc $D 8 nvdec
+    jobs8 $D
     for v in "1 0.1" "1 0.2" "2 0.2" "1 0.15" "2 0.3"; do
         set -- $v
         echo "== Dask 8 + $1 CPU-decoding, share $2, $(date +%T)"
-        BENCH_SW=$1 BENCH_SW_SHARE=$2 BENCH_KEEP_WHOLE=1 bc 8 nvdec | same
+        BENCH_SW=$1 BENCH_SW_SHARE=$2 BENCH_KEEP_WHOLE=1 bc $D 8 nvdec | same
     done
     echo "== Dask 8 again, $(date +%T)"
-    BENCH_KEEP_WHOLE=1 bc 8 nvdec | same
+    BENCH_KEEP_WHOLE=1 bc $D 8 nvdec | same
     echo "== Dask 8 worker processes, $(date +%T)"
     s=$(date +%s.%N)
     python3 $b/vmaf-cluster --pair /tmp/long/dis.mp4 /tmp/long/ref.mp4 --chunk-frames 1500 --per-gpu 8 \
@@ -49,29 +54,26 @@ call6() {
 call7() {
     # one CPU-decoding worker by default (a fifth), shares around it; jobs; Dask 8; software decoding
     D=$((t0+450))
-    bc() { BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 "$@" 2>&1; }
     echo "== whole; Dask 8 + 1 CPU-decoding (default share), $(date +%T)"
-    BENCH_SW=1 bc 8 nvdec
+    BENCH_SW=1 bc $D 8 nvdec
     for v in "1 " "1 0.25" "1 0.22" "1 " "0 "; do
         set -- $v
         echo "== Dask 8 + $1 CPU-decoding, share ${2:-default}, $(date +%T)"
-        BENCH_SW=$1 BENCH_SW_SHARE=${2:-} BENCH_KEEP_WHOLE=1 bc 8 nvdec | same
+        BENCH_SW=$1 BENCH_SW_SHARE=${2:-} BENCH_KEEP_WHOLE=1 bc $D 8 nvdec | same
     done
-    echo "== jobs 8, $(date +%T)"
-    env -u PYTHONPATH BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
+    jobs8 $D
     echo "== software decoding: whole, Dask 8, $(date +%T)"
-    bc 8 sw | grep -v '^decode'
+    bc $D 8 sw | grep -v '^decode'
 }
 
 call9() {
     # whole, Dask 8, Dask 8 + 1 CPU-decoding (a fifth), jobs 8, within the device time left
     D=$((t0+250))
     echo "== whole; Dask 8, $(date +%T)"
-    BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1
+    bc $D 8 nvdec
     echo "== Dask 8 + 1 CPU-decoding (a fifth), $(date +%T)"
-    BENCH_DEADLINE=$D BENCH_SW=1 BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
-    echo "== jobs 8, $(date +%T)"
-    env -u PYTHONPATH BENCH_DEADLINE=$D BENCH_KEEP_WHOLE=1 tools/bench-chunks.sh $b /tmp/long 12000 8 nvdec 2>&1 | same
+    BENCH_SW=1 BENCH_KEEP_WHOLE=1 bc $D 8 nvdec | same
+    jobs8 $D
 }
 
 call$1
