@@ -144,8 +144,9 @@ def start_cluster(gpu_list=None, per_gpu=1, sw_per_gpu=0, cpu_workers=None, proc
                    for name, e in specs.items()}
     else:
         # A task runs ffmpeg and waits for it: a thread does that as well as a
-        # process, and 8 threads start in 0.2 s where 8 processes take 0.9 s
-        # (2 cores). Their settings are kept by name, not in the environment.
+        # process, and 8 threads start in 0.17-0.20 s where 8 processes take
+        # 0.75-0.84 s (2 cores, tools/results/cluster-start-cpu.txt). Their
+        # settings are kept by name, not in the environment.
         vt.THREAD_WORKERS.update(specs)
         workers = {name: {"cls": Worker, "options": options(e)} for name, e in specs.items()}
     cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {
