@@ -6,7 +6,14 @@
 # of its time per pair (-v verbose), the user and system CPU time of a
 # run with and without the filter, and the timeline of one backend=gpu run
 # (ms from its first log line: the decoders starting, the GPU ready, the
-# summary), to tell the GPU's start from the per-pair work.
+# summary), to tell the GPU's start from the per-pair work. Last, what slows
+# the decoders while the GPU starts: the decoders alone (no filter), 5 runs
+# each, beside the CUDA driver's start on a thread of their process
+# (tools/cuda-driver-probe.c as an LD_PRELOAD library, nothing of ours),
+# the same with 112 MiB of page-locked memory allocated after it, and the
+# driver's start in another process at the same moment; then the filter
+# with a simulated GPU that takes 220 ms to start (the pairs held, no
+# driver) and with the real one: the pairs read by the time it was ready.
 #
 # Usage: tools/gpu-swdecode-probe.sh <ffmpeg>
 set -u
@@ -19,6 +26,9 @@ need_ffmpeg "$F"
 dir=${BENCH_DIR:-/dev/shm/vmaf-swdecode}
 mkdir -p "$dir" || exit 1
 trap 'rm -rf "$dir"' EXIT
+probe=$(dirname "$0")/cuda-driver-probe.c
+cc -O2 -pthread -o "$dir/driver" "$probe" -ldl &&
+    cc -O2 -pthread -shared -fPIC -DDRIVER_PRELOAD -o "$dir/driver.so" "$probe" -ldl || exit 1
 IN="-f rawvideo -s 1920x1080 -pix_fmt yuv420p -framerate 25"
 "$F" -v error -f lavfi -i testsrc2=s=1920x1080:r=25 -frames:v 600 -pix_fmt yuv420p -f rawvideo -y "$dir/ref.yuv"
 "$F" -v error $IN -i "$dir/ref.yuv" -vf avgblur=2,noise=alls=8:allf=t -f rawvideo -y "$dir/dis.yuv"
@@ -59,4 +69,36 @@ for v in gpu none; do
              }
          }
          END { printf "   %6.0f (the last log line)\n", last - t0 }' "$dir/tl.log"
+done
+echo "== the decoders alone beside a GPU start: wall ms, 5 runs each; the driver's times of the last"
+dec() { "$@" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null -; }
+for v in alone same-process same-process+pinned other-process; do
+    echo -n "$v: "
+    for r in 1 2 3 4 5; do
+        case $v in
+        alone)        t dec env ;;
+        same-process) t dec env LD_PRELOAD="$dir/driver.so" ;;
+        same-process+pinned) t dec env LD_PRELOAD="$dir/driver.so" CUDA_PROBE_PINNED_MB=112 ;;
+        other-process)
+            "$dir/driver" wait 2> "$dir/other.log" &
+            t dec env
+            wait
+            cat "$dir/other.log" >> "$dir/o.log" ;;
+        esac
+    done
+    echo
+    grep -E "^pid" "$dir/o.log" | sed 's/^pid [0-9]*: /   /'
+done
+for v in simulated-220ms gpu; do
+    echo -n "filter, $v GPU start: pairs held "
+    for r in 1 2 3; do
+        if [ $v = gpu ]; then
+            "$F" -v verbose -i "$dir/d.mp4" -i "$dir/r.mp4" -lavfi vmaf_hip=backend=gpu -f null - > "$dir/o.log" 2>&1
+        else
+            VMAF_HIP_SIMULATE_GPU=1 VMAF_HIP_SIMULATE_START_MS=220 "$F" -v verbose -i "$dir/d.mp4" \
+                -i "$dir/r.mp4" -lavfi vmaf_hip=backend=gpu -f null - > "$dir/o.log" 2>&1
+        fi
+        echo -n "$(sed -n 's/.* \([0-9]*\) frame pairs .* held while.*/\1/p' "$dir/o.log") "
+    done
+    echo
 done
