@@ -215,15 +215,18 @@ EOF_PY
     mkdir -p "$split"
     cat > "$split/ffmpeg" <<EOF_SH
 #!/bin/bash
-args=(); dec=cpu; start=
+args=(); dec=cpu; start=; hw=; ins=
 while [ \$# -gt 0 ]; do
     case \$1 in
-    -init_hw_device|-hwaccel|-hwaccel_device|-hwaccel_output_format) dec=nvdec; shift 2; continue ;;
+    -init_hw_device|-hwaccel_device|-hwaccel_output_format) dec=nvdec; shift 2; continue ;;
+    -hwaccel) dec=nvdec; hw=1; shift 2; continue ;;
+    -i) if [ -n "\$hw" ]; then ins=\${ins}nvdec,; else ins=\${ins}cpu,; fi; hw= ;;
     *chunk_start=*) start=\${1#*chunk_start=}; start=\${start%%:*} ;;
     esac
     args+=("\$1"); shift
 done
-[ -n "\$start" ] && echo "\$start \$dec" >> "\$SPLIT_NOTES"
+[ -n "\$start" ] && echo "\$start \$dec" >> "\$SPLIT_NOTES" &&
+    echo "\$start \$ins" >> "\$SPLIT_NOTES.inputs"
 exec "$ffmpeg" "\${args[@]}"
 EOF_SH
     chmod +x "$split/ffmpeg"
@@ -247,6 +250,23 @@ EOF_SH
         pass "cluster: a title split between NVDEC workers and a worker decoding on the CPU (two NVDEC workers' share, or --sw-share), merged: the whole run's"
     else
         fail "cluster: a title split between NVDEC and CPU decoding: ${sp:-} $(tail -n 2 "$split"/*.log | tr '\n' ' ')"
+    fi
+    # --sw-input distorted: in every chunk NVDEC decodes the reference
+    # alone, the distorted input is decoded on the cores; the merged log is
+    # the whole run's. Without --nvdec, refused.
+    rm -f "$split/swin.notes.inputs"
+    if SPLIT_NOTES=$split/swin.notes "$py" "$top/tools/vmaf-cluster" -q --ffmpeg "$split/ffmpeg" \
+           --vmaf-merge "$build/vmaf-merge" --gpus 0 --per-gpu 2 --nvdec --sw-input distorted \
+           -o "$split/swin" --pair "$cluster/cdis.mp4" "$cluster/cref.mp4" --chunk-frames 20 \
+           > "$split/swin.log" 2>&1 &&
+       c_nofps "$split/swin/logs/pair.json" | cmp -s "$cluster/whole-x264.cmp" - &&
+       [ "$(sort -n "$split/swin.notes.inputs" | tr '\n' ' ')" = "0 cpu,nvdec, 20 cpu,nvdec, 40 cpu,nvdec, 60 cpu,nvdec, " ] &&
+       ! vmaf_cluster --gpus none --cpu-workers 2 -o "$split/swnonv" --pair "$cluster/cdis.mp4" \
+           "$cluster/cref.mp4" --chunk-frames 20 --sw-input distorted > "$split/swnonv.log" 2>&1 &&
+       grep -q "sw-input .*it needs --nvdec" "$split/swnonv.log"; then
+        pass "cluster: --nvdec --sw-input distorted: NVDEC decodes each chunk's reference, the cores its distorted input; merged: the whole run's; without --nvdec, refused"
+    else
+        fail "cluster: --nvdec --sw-input distorted: $(sort -n "$split/swin.notes.inputs" 2>/dev/null | tr '\n' ' ') $(tail -n 2 "$split/swin.log" "$split/swnonv.log" | tr '\n' ' ')"
     fi
     # --sw-share where nothing decodes on the CPU: refused, with what it needs.
     if vmaf_cluster --gpus none --cpu-workers 2 -o "$split/noshare" --pair "$cluster/cdis.mp4" \
@@ -346,22 +366,35 @@ for name, env in sorted(specs.items()):
     gpu = None if name.startswith("cpu") else name[3]
     # NVDEC on the worker's GPU: one CUDA device made before the inputs,
     # named, and both inputs decoded on it (not a device per input).
-    want = ([], []) if gpu is None or "-sw" in name else (
-        ["-init_hw_device", "cuda=vmaf:" + gpu],
-        ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"])
+    hw = ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"]
+    nv = ["-init_hw_device", "cuda=vmaf:%s" % gpu]
+    want = ([], [], []) if gpu is None or "-sw" in name else (nv, hw, hw)
     got = vc.hw_options(True)
-    assert got == want, (name, got, want)
-    assert vc.hw_options(False) == ([], []), name
+    assert got == want and vc.hw_options("both") == want, (name, got, want)
+    # NVDEC for one input, the other on the cores (--sw-input).
+    for one, d_in, r_in in (("reference", [], hw), ("distorted", hw, [])):
+        assert vc.hw_options(one) == ((nv, d_in, r_in) if want[0] else want), (name, one)
+    assert vc.hw_options(False) == vc.hw_options(None) == ([], [], []), name
+    assert vmaf_chunks.nvdec_choice(True, "distorted") == "reference"
+    assert vmaf_chunks.nvdec_choice(True, "reference") == "distorted"
+    assert vmaf_chunks.nvdec_choice(True) == "both" and vmaf_chunks.nvdec_choice(False) is None
     assert vc.backend_option() == ("backend=cpu" if gpu is None else "device=" + gpu), \
         (name, vc.backend_option())
     # A chunk's command: the device once, before the inputs.
-    cmd = vmaf_chunks.chunk_command("ffmpeg", "d.mp4", "r.mp4", dict(
-        start=10, first=8, first_time=0.3, end=20, seek_dist=0.2, seek_ref=None),
-        "", "c.json", got[1], got[0])
+    spec = dict(start=10, first=8, first_time=0.3, end=20, seek_dist=0.2, seek_ref=None)
+    cmd = vmaf_chunks.chunk_command("ffmpeg", "d.mp4", "r.mp4", spec, "", "c.json", got[1],
+                                    got[0], got[2])
     assert cmd.count("-init_hw_device") == len(got[0]) // 2, cmd
     assert cmd.count("-hwaccel_device") == 2 * (len(got[1]) > 0), cmd
     if got[0]:
         assert cmd.index("-init_hw_device") < cmd.index("-i"), cmd
+    # The reference alone on NVDEC: its options between the two -i.
+    before, d_in, r_in = vc.hw_options("reference")
+    cmd = vmaf_chunks.chunk_command("ffmpeg", "d.mp4", "r.mp4", spec, "", "c.json", d_in,
+                                    before, r_in)
+    i1 = cmd.index("-i")
+    assert "-hwaccel" not in cmd[:i1], cmd
+    assert ("-hwaccel" in cmd[i1:]) == bool(before), cmd
 # A GPU worker's variables left in this process's environment: the cluster's
 # CPU workers inherit them, and must not be pinned by them.
 os.environ.update({vc.DEVICE_ENV: "1", vc.DECODE_ENV: "cpu"})

@@ -12,7 +12,9 @@
 #               the runs' logs are kept here
 #   frames      the pair's length (default 12000, 24 fps)
 #   workers     the worker counts, e.g. "1 2 4 8" (the default)
-#   decoders    "nvdec sw" (the default), or one of them
+#   decoders    "nvdec sw" (the default), or one of them; nvdec-ref: NVDEC
+#               decodes the reference, the CPU the distorted file (--nvdec
+#               --sw-input distorted)
 # PYTHON=<python3 with dask.distributed> (default: python3 on the PATH).
 # BENCH_CHUNK=<frames>: the chunk length (default: the pair split evenly
 # among the most workers asked for, 1,500 frames for the defaults).
@@ -80,7 +82,7 @@ if nvidia-smi -L >/dev/null 2>&1; then on_gpu=1; else on_gpu=; echo "# no GPU: C
 
 n=$("$bin/ffprobe" -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$dis")
 echo "# $n frames, 1080p H.264, $(nproc) cores, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)"
-printf "%-6s %-10s %8s %8s %8s  %s\n" decode run wall_s fps speedup "log"
+printf "%-9s %-10s %8s %8s %8s  %s\n" decode run wall_s fps speedup "log"
 
 # The workers are Dask's (vmaf-cluster); where this python has no
 # dask.distributed, processes of vmaf_chunks.py run --jobs, said so.
@@ -99,9 +101,12 @@ declare -A whole_s
 for dec in $decoders; do
     case $dec in
     nvdec) [ -n "$on_gpu" ] || continue
-           inopt="-hwaccel cuda -hwaccel_output_format cuda"; nvflag=--nvdec ;;
-    sw)    inopt=""; nvflag="" ;;
-    *) usage "decoders are nvdec and sw, not '$dec'" ;;
+           inopt="-hwaccel cuda -hwaccel_output_format cuda"; refopt=$inopt; nvflag=--nvdec ;;
+    nvdec-ref) [ -n "$on_gpu" ] || continue
+           inopt=""; refopt="-hwaccel cuda -hwaccel_output_format cuda"
+           nvflag="--nvdec --sw-input distorted" ;;
+    sw)    inopt=""; refopt=""; nvflag="" ;;
+    *) usage "decoders are nvdec, nvdec-ref and sw, not '$dec'" ;;
     esac
     # The whole run: one process, the filter's defaults.
     whole=$work/whole-$dec.json
@@ -112,7 +117,7 @@ for dec in $decoders; do
     else
         t=$(now)
         # shellcheck disable=SC2086
-        "$ff" -hide_banner -nostdin -v error $inopt -i "$dis" $inopt -i "$ref" \
+        "$ff" -hide_banner -nostdin -v error $inopt -i "$dis" $refopt -i "$ref" \
             -lavfi "vmaf_hip=log_fmt=json:log_path=$whole" -f null - 2> "$work/whole-$dec.err"
         rc=$?
         w=$(secs "$t" "$(now)")
@@ -121,7 +126,7 @@ for dec in $decoders; do
     whole_s[$dec]=$w
     grep -v '"fps"' "$whole" > "$whole.cmp" 2>/dev/null
     if [ $rc = 0 ]; then
-        printf "%-6s %-10s %8s %8.1f %8s  %s\n" "$dec" whole "$w" "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" 1.00 \
+        printf "%-9s %-10s %8s %8.1f %8s  %s\n" "$dec" whole "$w" "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" 1.00 \
             "$(grep -c '"frameNum"' "$whole") frames"
     else
         echo "$dec whole: failed ($rc): $(tail -n 2 "$work/whole-$dec.err" | tr '\n' ' ')"
@@ -159,9 +164,12 @@ for dec in $decoders; do
         if grep -v '"fps"' "$o/logs/pair.json" | cmp -s - "$whole.cmp"; then same="cmp: the whole run's"; else same="cmp: DIFFERS"; fi
         label="$k workers"
         case $where in *--sw-per-gpu*) label="$k+${BENCH_SW}sw${BENCH_SW_SHARE:+@$BENCH_SW_SHARE}" ;; esac
-        printf "%-6s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$label" "$w" \
+        printf "%-9s %-10s %8s %8.1f %8.2f  %s\n" "$dec" "$label" "$w" \
             "$(awk -v n="$n" -v w="$w" 'BEGIN { print n / w }')" \
             "$(awk -v a="${whole_s[$dec]}" -v w="$w" 'BEGIN { print a / w }')" "$same"
+        # Where NVDEC decodes one input, also against one process decoding both there.
+        [ "$dec" = nvdec-ref ] && [ -n "${whole_s[nvdec]:-}" ] &&
+            awk -v a="${whole_s[nvdec]}" -v w="$w" 'BEGIN { printf "#   %.2f times the nvdec whole run\n", a / w }'
         # vmaf-cluster's own account: its start, the chunks, its close, the merge.
         [ -n "$dask" ] && grep -h "scored and merged" "$o.log" | sed 's/: [^:]*$//; s/^/#   /'
     done

@@ -253,11 +253,12 @@ def check_options(options):
 
 
 def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=(),
-                  global_options=()):
+                  global_options=(), ref_options=None):
     """The ffmpeg command of one chunk; output is a file name in the working directory
     (the filtergraph would need other characters escaped); input_options go before
-    each input (a hardware decoder, say), global_options before the inputs (the
-    device that decoder uses)."""
+    each input (a hardware decoder, say), or before the distorted one alone where
+    ref_options (not None) go before the reference; global_options before the
+    inputs (the device that decoder uses)."""
     graph = "vmaf_hip=" + (options + ":" if options else "")
     graph += "chunk_start=%d:chunk_first=%d:chunk_first_time=%s" % (
         spec["start"], spec["first"], spec["first_time"])
@@ -272,18 +273,50 @@ def chunk_command(ffmpeg, dist, ref, spec, options, output, input_options=(),
     cmd += list(input_options) + ["-i", os.path.abspath(dist)]
     if spec["seek_ref"] is not None:
         cmd += ["-ss", "%.6f" % spec["seek_ref"]]
-    cmd += list(input_options) + ["-i", os.path.abspath(ref), "-lavfi", "[0:v][1:v]" + graph,
-                                  "-f", "null", "-"]
+    if ref_options is None:
+        ref_options = input_options
+    cmd += list(ref_options) + ["-i", os.path.abspath(ref), "-lavfi", "[0:v][1:v]" + graph,
+                                "-f", "null", "-"]
     return cmd
 
 
-def run_chunk(ffmpeg, dist, ref, spec, options, output, input_options=(), global_options=()):
-    """Score one chunk into the chunk file output (its directory must exist)."""
+# What NVDEC decodes: both inputs, or one (--sw-input names the other, decoded
+# on the CPU); SW_INPUTS, the inputs --sw-input can name.
+NVDEC_INPUTS = ("both", "reference", "distorted")
+SW_INPUTS = ("distorted", "reference")
+
+
+def nvdec_choice(nvdec, sw_input=None):
+    """--nvdec and --sw-input as the inputs NVDEC decodes: None (no NVDEC),
+    'both', or the one input that --sw-input leaves it."""
+    if not nvdec:
+        return None
+    if not sw_input:
+        return "both"
+    return "reference" if sw_input == "distorted" else "distorted"
+
+
+def nvdec_inputs(nvdec, hw):
+    """The options before the distorted and the reference input where NVDEC
+    decodes nvdec (nvdec_choice(); True: both): hw before those it decodes."""
+    if not nvdec:
+        return [], []
+    if nvdec is not True and nvdec not in NVDEC_INPUTS:
+        raise ChunkError("NVDEC decodes %s, not '%s'" % (", ".join(NVDEC_INPUTS), nvdec))
+    return (list(hw) if nvdec in (True, "both", "distorted") else [],
+            list(hw) if nvdec in (True, "both", "reference") else [])
+
+
+def run_chunk(ffmpeg, dist, ref, spec, options, output, input_options=(), global_options=(),
+              ref_options=None):
+    """Score one chunk into the chunk file output (its directory must exist);
+    the options as chunk_command() takes them."""
     check_options(options)
     out_dir, name = os.path.split(os.path.abspath(output))
     if os.path.exists(output):
         os.remove(output)  # a file of an earlier run must not pass for this one's
-    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name, input_options, global_options)
+    cmd = chunk_command(ffmpeg, dist, ref, spec, options, name, input_options, global_options,
+                        ref_options)
     last = "the end" if spec["end"] is None else str(spec["end"] - 1)
     run_tool(cmd, "chunk %d to %s" % (spec["start"], last), cwd=out_dir)
     if not os.path.exists(output):
@@ -343,6 +376,8 @@ def cmd_chunk(args):
 
 
 def cmd_run(args):
+    if args.sw_input and not args.nvdec:
+        raise ChunkError("--sw-input decodes one input on the CPU beside NVDEC: it needs --nvdec")
     ffmpeg = find_tool(args.ffmpeg, "ffmpeg")
     vmaf_merge = find_tool(args.vmaf_merge, "vmaf-merge")
     check_options(args.options)
@@ -352,9 +387,11 @@ def cmd_run(args):
     try:
         files = [os.path.join(work, "chunk-%06d.json" % c["start"]) for c in chunks]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-            inputs = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"] if args.nvdec else []
+            hw = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"]
+            dist_in, ref_in = nvdec_inputs(nvdec_choice(args.nvdec, args.sw_input), hw)
             jobs = [pool.submit(run_chunk, ffmpeg, args.distorted, args.reference, c,
-                                args.options, f, inputs) for c, f in zip(chunks, files)]
+                                args.options, f, dist_in, (), ref_in)
+                    for c, f in zip(chunks, files)]
             for j in jobs:
                 j.result()
         merge(vmaf_merge, files, args.log_fmt, args.log_path, nb_frames)
@@ -379,6 +416,9 @@ def main():
     r.add_argument("--jobs", type=int, default=1, metavar="N", help="chunks scored at once")
     r.add_argument("--nvdec", action="store_true",
                    help="decode on the GPU (-hwaccel cuda), frames scored where they are")
+    r.add_argument("--sw-input", choices=SW_INPUTS,
+                   help="with --nvdec: this input is decoded on the CPU, the other on NVDEC "
+                   "(NVDEC's time goes by bits: a reference of many bits costs it most)")
     r.add_argument("--workdir", metavar="DIR", help="keep the chunk files here "
                    "(default: a temporary directory, removed)")
     r.add_argument("--vmaf-merge", metavar="PATH",

@@ -315,17 +315,21 @@ def worker_device():
 
 
 def hw_options(nvdec):
-    """ffmpeg's options for NVDEC on this worker's GPU: those before the
-    inputs and those before each input; none where the worker scores on the
-    CPU or decodes there. The CUDA device is made once, by name, for both
-    inputs: -hwaccel_device N before each input would make one per input (ffmpeg
-    looks N up among its devices' names, cuda0, cuda1..., before it makes
-    one), so two CUDA contexts in each process, taking turns on the GPU."""
+    """ffmpeg's options for NVDEC on this worker's GPU, as --nvdec's value says
+    (True or 'both', 'reference', 'distorted': vmaf_chunks.NVDEC_INPUTS): those
+    before the inputs, before the distorted input and before the reference;
+    none where the worker scores on the CPU or decodes there. The CUDA device is
+    made once, by name, for both inputs: -hwaccel_device N before each input
+    would make one per input (ffmpeg looks N up among its devices' names, cuda0,
+    cuda1..., before it makes one), so two CUDA contexts in each process,
+    taking turns on the GPU."""
+    import vmaf_chunks
     device = worker_device()
     if not nvdec or device is None or vt.worker_setting(DECODE_ENV) == "cpu":
-        return [], []
-    return (["-init_hw_device", "cuda=vmaf:%s" % device],
-            ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"])
+        return [], [], []
+    hw = ["-hwaccel", "cuda", "-hwaccel_device", "vmaf", "-hwaccel_output_format", "cuda"]
+    return (["-init_hw_device", "cuda=vmaf:%s" % device],) + \
+        tuple(vmaf_chunks.nvdec_inputs(nvdec, hw))
 
 
 def backend_option():
@@ -348,11 +352,11 @@ def score_chunk(spec, dist, ref, options, ffmpeg, output, nvdec):
     import vmaf_chunks
     start = time.time()
     gpu = worker_device()
-    before, each = hw_options(nvdec)
+    before, dist_in, ref_in = hw_options(nvdec)
     if not os.path.exists(output):
         opts = ":".join(o for o in (options, backend_option()) if o)
-        vmaf_chunks.run_chunk(ffmpeg, dist, ref, spec, opts, output,
-                              input_options=each, global_options=before)
+        vmaf_chunks.run_chunk(ffmpeg, dist, ref, spec, opts, output, input_options=dist_in,
+                              global_options=before, ref_options=ref_in)
     n = (spec["end"] if spec["end"] is not None else spec.get("frames", 0)) - spec["start"]
     _publish(progress_pub(), n)
     device = "cpu" if gpu is None else "gpu %s%s" % (gpu, ", NVDEC" if before else "")
@@ -388,9 +392,9 @@ def score_pair(row, ffmpeg, out_dir, nvdec=False):
     # The model option's own ':' are escaped twice: for the graph, then the filter.
     opts = [o for o in ("model=" + row["model"].replace(":", "\\\\:"), row["options"], backend,
                         "log_fmt=json", "log_path=" + partial) if o]
-    before, inputs = hw_options(nvdec)
+    before, dist_in, ref_in = hw_options(nvdec)
     cmd = [ffmpeg, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-progress", "pipe:1"] + \
-        before + inputs + ["-i", row["distorted"]] + inputs + ["-i", row["reference"],
+        before + dist_in + ["-i", row["distorted"]] + ref_in + ["-i", row["reference"],
            "-lavfi", "vmaf_hip=" + ":".join(opts), "-f", "null", "-"]
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
