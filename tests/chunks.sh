@@ -193,6 +193,15 @@ EOF_PY
     else
         fail "chunks: a tail of chunks: $ck_tail"
     fi
+    # One input on the CPU beside NVDEC needs NVDEC: refused, no log written.
+    if python3 "$ck_runner" run --chunk-frames 16 --sw-input distorted --ffmpeg "$ffmpeg" \
+           --log-path "$ck/swin.json" "$ck/h264.dis.mp4" "$ck/h264.ref.mp4" > "$ck/swin.log" 2>&1; then
+        fail "chunks: run --sw-input without --nvdec ran"
+    elif grep -q "sw-input .*it needs --nvdec" "$ck/swin.log" && ! [ -e "$ck/swin.json" ]; then
+        pass "chunks: run --sw-input without --nvdec: refused, saying what it needs"
+    else
+        fail "chunks: run --sw-input without --nvdec: $(tail -n 2 "$ck/swin.log" | tr '\n' ' ')"
+    fi
     ck_case sub3 h264 mp4 "n_subsample=3, psnr's aggregates" \
         'n_subsample=3:feature=name=psnr\\:enable_apsnr=true' 2 7
     ck_case models h264 mp4 "two models, one vmaf_v1.0.16_3d0h" \
