@@ -5,18 +5,9 @@
 # outputs go): the long pair whole, on Dask by 8, 4, 2 and 1 workers with
 # NVDEC, 8 jobs without Dask, Dask 8 + 1 CPU-decoding worker, then the same
 # worker counts with software decoding.
-# usage: bench-chunks-h100-beaec99.sh
-case ${1:-} in
-"") ;;
--h|--help) echo "usage: bench-chunks-h100-beaec99.sh"; exit 0 ;;
-*) echo "usage: bench-chunks-h100-beaec99.sh" >&2; exit 2 ;;
-esac
+# usage: bench-chunks-h100-beaec99.sh (no arguments)
 t0=$(date +%s); set -o pipefail
-mkdir -p /tmp/a /tmp/site && tar -C /tmp/a -xJf "${ARCHIVE:?}" && tar -C /tmp/site -xJf "${PYDEPS:?}" || exit 1
-python3 -m compileall -q -j 16 /tmp/site > /dev/null 2>&1
-b=$(echo /tmp/a/*/bin)
-export PYTHONPATH=/tmp/site
-nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
+. "$(dirname "$0")/archive-env.sh"
 D=$((t0+560))
 bc() { BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 "$@" 2>&1; }
 echo "== whole; Dask 8 4 2 1, NVDEC, $(date +%T)"

@@ -5,18 +5,9 @@
 # outputs go): the long pair whole and on Dask by 8 workers, both files on
 # NVDEC (nvdec) and the reference alone there, the distorted file on the CPU
 # (nvdec-ref: --nvdec --sw-input distorted); then the same as 8 jobs, no Dask.
-# usage: bench-chunks-h200-589b2f3.sh
-case ${1:-} in
-"") ;;
--h|--help) echo "usage: bench-chunks-h200-589b2f3.sh"; exit 0 ;;
-*) echo "usage: bench-chunks-h200-589b2f3.sh" >&2; exit 2 ;;
-esac
+# usage: bench-chunks-h200-589b2f3.sh (no arguments)
 t0=$(date +%s); set -o pipefail
-mkdir -p /tmp/a /tmp/site && tar -C /tmp/a -xJf "${ARCHIVE:?}" && tar -C /tmp/site -xJf "${PYDEPS:?}" || exit 1
-python3 -m compileall -q -j 16 /tmp/site > /dev/null 2>&1
-b=$(echo /tmp/a/*/bin)
-export PYTHONPATH=/tmp/site
-nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
+. "$(dirname "$0")/archive-env.sh"
 D=$((t0+400))
 echo "== whole and Dask 8: nvdec, then nvdec-ref, $(date +%T)"
 BENCH_DEADLINE=$D tools/bench-chunks.sh $b /tmp/long 12000 8 "nvdec nvdec-ref" 2>&1 | tee $OUT/dask.txt
