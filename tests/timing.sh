@@ -118,8 +118,12 @@ slow="testsrc2=size=160x90:rate=25:duration=6"
 slow_gpu() { VMAF_HIP_SIMULATE_GPU=1 VMAF_HIP_SIMULATE_START_MS=${START_MS:-300} t_ffmpeg "$@"; }
 t_ffmpeg slow_cpu -f lavfi -i "$slow" -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=backend=cpu:log_fmt=json:log_path=$timing/slow_cpu.json"
+# The input must end while the GPU starts: 150 small frames take tens of
+# ms to make, far more on a loaded machine, so this GPU takes 2 s.
+START_MS=2000
 slow_gpu slow_end -v verbose -f lavfi -i "$slow" -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:log_fmt=json:log_path=$timing/slow_end.json"
+START_MS=
 slow_gpu slow_on -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
     -lavfi "[0:v]noise=alls=8:allf=t:all_seed=7[d];[d][1:v]vmaf_hip=cpu_first=0:log_fmt=json:log_path=$timing/slow_on.json"
 slow_gpu slow_cut -v verbose -readrate 6 -f lavfi -i "$slow" -readrate 6 -f lavfi -i "$slow" \
