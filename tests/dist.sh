@@ -222,10 +222,10 @@ apt_in() { # root args...: apt-get in the root, its output in $out/apt.log
 # kernel file of each vendor built.
 kernels=$(ls "$build"/src/libavfilter/vmaf/gpu/*.hip "$build"/src/libavfilter/vmaf/features/gpu/*.hip | wc -l)
 gpu_targets() { sed -n 's/^GPU code: //p' | sed 's/ ([^)]*)//g'; }
-want_targets=$(echo "GPU code: $(sed -n 's/^VMAF_HIP_GPU_CODE=//p' "$build/obj/ffbuild/config.mak")" | gpu_targets)
+want_targets=$(echo "GPU code: $(config_mak VMAF_HIP_GPU_CODE)" | gpu_targets)
 want_amd=0 want_nv=0
-grep -q '^CONFIG_HIP_AMD=yes' "$build/obj/ffbuild/config.mak" && want_amd=$kernels
-grep -q '^CONFIG_HIP_NV=yes' "$build/obj/ffbuild/config.mak" && want_nv=$kernels
+[ "$(config_mak CONFIG_HIP_AMD)" = yes ] && want_amd=$kernels
+[ "$(config_mak CONFIG_HIP_NV)" = yes ] && want_nv=$kernels
 check_build_info() {
     got=$(gpu_targets < "$2")
     counts=$(sed -n 's/^  in the binary: \([0-9]*\) AMD offload bundles, \([0-9]*\) NVIDIA fatbins.*/\1 \2/p' "$2")

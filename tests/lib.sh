@@ -10,6 +10,7 @@
 # ffmpeg_run, ran_ok, ran_says
 #                        an ffmpeg run whose output and status are kept, and
 #                        questions about it (uses $ffmpeg)
+# config_mak             a value of FFmpeg's configure for this build (uses $build)
 
 passed=0
 failed=0
@@ -81,3 +82,7 @@ expect_error() {
         tail -5 "$build/bad.log"
     fi
 }
+
+# config_mak NAME: NAME's value in the build's ffbuild/config.mak (what
+# configure found: the GPU targets, the vendors' code built).
+config_mak() { sed -n "s/^$1=//p" "$build/obj/ffbuild/config.mak"; }

@@ -73,7 +73,6 @@ fi
 # The code objects configure promised (it found nvcc / the AMD compiler)
 # must be there, with exactly its targets, every kernel in each; the choice
 # of AMD code object for a device is checked on any build.
-config_mak() { sed -n "s/^$1=//p" "$obj/ffbuild/config.mak"; }
 need=""
 grep -q '^#define CONFIG_HIP_NV 1' "$obj/config.h" &&
     need="$need nv=sm_$(config_mak HIP_NV_ARCHS | sed 's/,/,sm_/g'),compute_$(config_mak HIP_NV_PTX)"
