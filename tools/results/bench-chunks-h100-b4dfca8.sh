@@ -1,11 +1,11 @@
 #!/bin/bash
-# The device call behind bench-chunks-h100-beaec99.txt, as run from the
-# repository's root (ARCHIVE: beaec99's `make dist` archive; PYDEPS: Debian
+# The device call behind bench-chunks-h100-b4dfca8.txt, as run from the
+# repository's root (ARCHIVE: b4dfca8's `make dist` archive; PYDEPS: Debian
 # 12's dask, distributed and their pure-Python needs, a tar.xz; $OUT: where the
 # outputs go): the long pair whole, on Dask by 8, 4, 2 and 1 workers with
 # NVDEC, 8 jobs without Dask, Dask 8 + 1 CPU-decoding worker, then the same
 # worker counts with software decoding.
-# usage: bench-chunks-h100-beaec99.sh (no arguments)
+# usage: bench-chunks-h100-b4dfca8.sh (no arguments)
 t0=$(date +%s); set -o pipefail
 . "$(dirname "$0")/archive-env.sh"
 D=$((t0+560))

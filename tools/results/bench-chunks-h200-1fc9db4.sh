@@ -1,11 +1,11 @@
 #!/bin/bash
-# The device call behind bench-chunks-h200-589b2f3.txt, as run from the
-# repository's root (ARCHIVE: 589b2f3's `make dist` archive; PYDEPS: Debian
+# The device call behind bench-chunks-h200-1fc9db4.txt, as run from the
+# repository's root (ARCHIVE: 1fc9db4's `make dist` archive; PYDEPS: Debian
 # 12's dask, distributed and their pure-Python needs, a tar.xz; $OUT: where the
 # outputs go): the long pair whole and on Dask by 8 workers, both files on
 # NVDEC (nvdec) and the reference alone there, the distorted file on the CPU
 # (nvdec-ref: --nvdec --sw-input distorted); then the same as 8 jobs, no Dask.
-# usage: bench-chunks-h200-589b2f3.sh (no arguments)
+# usage: bench-chunks-h200-1fc9db4.sh (no arguments)
 t0=$(date +%s); set -o pipefail
 . "$(dirname "$0")/archive-env.sh"
 D=$((t0+400))

@@ -5,9 +5,9 @@
 # decoding alone and with vmaf_hip, both files on NVDEC against the reference
 # on NVDEC and the distorted file on the CPU, and each file alone; wall ms of
 # the eight together, two rounds.
-# Usage: bash tools/results/nvdec-inputs-h100-beaec99.sh <ffmpeg>
-# Output: tools/results/nvdec-inputs-h100-beaec99.txt
-F=${1:?usage: nvdec-inputs-h100-beaec99.sh <ffmpeg>}
+# Usage: bash tools/results/nvdec-inputs-h100-b4dfca8.sh <ffmpeg>
+# Output: tools/results/nvdec-inputs-h100-b4dfca8.txt
+F=${1:?usage: nvdec-inputs-h100-b4dfca8.sh <ffmpeg>}
 t0=$(date +%s); set -o pipefail
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 w=/dev/shm/long; mkdir -p $w
