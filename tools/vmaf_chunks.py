@@ -288,7 +288,10 @@ SW_INPUTS = ("distorted", "reference")
 
 def nvdec_choice(nvdec, sw_input=None):
     """--nvdec and --sw-input as the inputs NVDEC decodes: None (no NVDEC),
-    'both', or the one input that --sw-input leaves it."""
+    'both', or the one input that --sw-input leaves it; --sw-input without
+    --nvdec is a ChunkError."""
+    if sw_input and not nvdec:
+        raise ChunkError("--sw-input decodes one input on the CPU beside NVDEC: it needs --nvdec")
     if not nvdec:
         return None
     if not sw_input:
@@ -376,8 +379,7 @@ def cmd_chunk(args):
 
 
 def cmd_run(args):
-    if args.sw_input and not args.nvdec:
-        raise ChunkError("--sw-input decodes one input on the CPU beside NVDEC: it needs --nvdec")
+    nvdec = nvdec_choice(args.nvdec, args.sw_input)
     ffmpeg = find_tool(args.ffmpeg, "ffmpeg")
     vmaf_merge = find_tool(args.vmaf_merge, "vmaf-merge")
     check_options(args.options)
@@ -388,7 +390,7 @@ def cmd_run(args):
         files = [os.path.join(work, "chunk-%06d.json" % c["start"]) for c in chunks]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
             hw = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"]
-            dist_in, ref_in = nvdec_inputs(nvdec_choice(args.nvdec, args.sw_input), hw)
+            dist_in, ref_in = nvdec_inputs(nvdec, hw)
             jobs = [pool.submit(run_chunk, ffmpeg, args.distorted, args.reference, c,
                                 args.options, f, dist_in, (), ref_in)
                     for c, f in zip(chunks, files)]
