@@ -35,11 +35,13 @@ IN="-f rawvideo -s 1920x1080 -pix_fmt yuv420p -framerate 25"
 "$F" -v error $IN -i "$dir/ref.yuv" -c:v libx264 -preset veryfast -crf 18 -y "$dir/r.mp4"
 "$F" -v error $IN -i "$dir/dis.yuv" -c:v libx264 -preset veryfast -crf 30 -y "$dir/d.mp4"
 t() { local s=$(date +%s%N); "$@" > "$dir/o.log" 2>&1 || echo -n "FAILED "; echo -n "$(( ($(date +%s%N) - s) / 1000000 )) "; }
+# dec [command...]: the two files decoded with no filter, under command (env, time...)
+dec() { "$@" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null -; }
 for v in none gpu gpu:n_threads=1 gpu:n_threads=2 gpu:n_threads=4 auto:cpu_first=0 auto auto:n_threads=2 cpu; do
     echo -n "$v: "
     for r in 1 2 3; do
         if [ $v = none ]; then
-            t "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null -
+            t dec
         else
             t "$F" -v verbose -i "$dir/d.mp4" -i "$dir/r.mp4" -lavfi "vmaf_hip=backend=$v" -f null -
         fi
@@ -50,8 +52,7 @@ done
 echo "== CPU time of a run: with backend=gpu, then without the filter"
 /usr/bin/time -f "%e s %U user %S sys" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" \
     -lavfi vmaf_hip=backend=gpu -f null - 2>&1 | tail -1
-/usr/bin/time -f "%e s %U user %S sys" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" \
-    -map 0 -map 1 -f null - 2>&1 | tail -1
+dec /usr/bin/time -f "%e s %U user %S sys" 2>&1 | tail -1
 echo "== timeline of a backend=gpu run and of one without the filter (ms from the first log line)"
 for v in gpu none; do
     if [ $v = none ]; then
@@ -71,17 +72,16 @@ for v in gpu none; do
          END { printf "   %6.0f (the last log line)\n", last - t0 }' "$dir/tl.log"
 done
 echo "== the decoders alone beside a GPU start: wall ms, 5 runs each; the driver's times of the last"
-dec() { "$@" "$F" -v error -i "$dir/d.mp4" -i "$dir/r.mp4" -map 0 -map 1 -f null -; }
 for v in alone same-process same-process+pinned other-process; do
     echo -n "$v: "
     for r in 1 2 3 4 5; do
         case $v in
-        alone)        t dec env ;;
+        alone)        t dec ;;
         same-process) t dec env LD_PRELOAD="$dir/driver.so" ;;
         same-process+pinned) t dec env LD_PRELOAD="$dir/driver.so" CUDA_PROBE_PINNED_MB=112 ;;
         other-process)
             "$dir/driver" wait 2> "$dir/other.log" &
-            t dec env
+            t dec
             wait
             cat "$dir/other.log" >> "$dir/o.log" ;;
         esac
